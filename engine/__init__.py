@@ -1,0 +1,28 @@
+"""Fracas's pure engine: frozen fight state, commands, events, dice, rules and history.
+
+No textual, no rich, no file I/O here: the app and the save files build on this.
+"""
+
+from engine.commands import Command, command_union
+from engine.core import apply, new_fight
+from engine.errors import RuleError
+from engine.events import Event, describe, event_union
+from engine.history import History
+from engine.rules import REGISTRY, get_ruleset
+from engine.state import Combatant, Fight
+
+__all__ = [
+    "REGISTRY",
+    "Combatant",
+    "Command",
+    "Event",
+    "Fight",
+    "History",
+    "RuleError",
+    "apply",
+    "command_union",
+    "event_union",
+    "describe",
+    "get_ruleset",
+    "new_fight",
+]

@@ -1,0 +1,270 @@
+"""Commands: everything the GM can ask of a fight. One tagged union; tags are never renamed.
+
+Fields that roll dice take an optional `given`: the dice the table rolled, per die, in order. When it
+is set the app does not roll; the event records the numbers as entered.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Union
+
+import msgspec
+
+from engine.state import Duration, Kind, Side
+
+Given = tuple[int, ...] | None
+
+
+class Command(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag_field="cmd", forbid_unknown_fields=True):
+    pass
+
+
+class AddCombatant(Command, tag="add"):
+    """Add a combatant (or `count` of them, numbered: "Goblin 1", "Goblin 2", ...)."""
+
+    name: str
+    kind: Kind = "npc"
+    side: Side = "enemy"
+    stats: tuple[tuple[str, int], ...] = ()
+    count: int = 1
+    owner: str = ""  # d20 companion: the id of the combatant whose initiative it shares
+    flags: tuple[str, ...] = ()
+    resist: tuple[str, ...] = ()
+    vulnerable: tuple[str, ...] = ()
+    note: str = ""
+
+
+class RemoveCombatant(Command, tag="remove"):
+    who: str
+
+
+class EditCombatant(Command, tag="edit"):
+    """Change what is given; None leaves a field as it is. Stats merge by key."""
+
+    who: str
+    name: str | None = None
+    kind: Kind | None = None
+    side: Side | None = None
+    stats: tuple[tuple[str, int], ...] | None = None
+    flags: tuple[str, ...] | None = None
+    resist: tuple[str, ...] | None = None
+    vulnerable: tuple[str, ...] | None = None
+    note: str | None = None
+
+
+class StartFight(Command, tag="start"):
+    """Start the fight: roll (or take) initiative and begin round 1.
+
+    `initiative` gives entered initiative dice per combatant id (d20: the d20; warhammer: the d100).
+    `surprised` lists the combatants caught unaware.
+    """
+
+    initiative: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    surprised: tuple[str, ...] = ()
+
+
+class SetInitiative(Command, tag="initiative"):
+    """Set a combatant's initiative (d20 total, warhammer SL) by hand; the order is re-sorted."""
+
+    who: str
+    value: int
+
+
+class Reorder(Command, tag="reorder"):
+    """Move a combatant to a position (0 = first) in the turn order: the GM's call on ties."""
+
+    who: str
+    position: int
+
+
+class NextTurn(Command, tag="next"):
+    """End the current turn (or phase) and move on to the next one."""
+
+
+class StartTurn(Command, tag="take_turn"):
+    """Cosmere: this combatant takes its turn now, optionally choosing fast or slow in the moment."""
+
+    who: str
+    speed: Literal["", "fast", "slow"] = ""
+
+
+class ChooseSpeed(Command, tag="speed"):
+    """Cosmere: choose a fast or slow turn for this round (before the combatant acts)."""
+
+    who: str
+    speed: Literal["", "fast", "slow"]
+
+
+class Fortune(Command, tag="fortune"):
+    """Warhammer: spend a Fortune point at the start of a round to act at `position` this round."""
+
+    who: str
+    position: int
+
+
+class Damage(Command, tag="damage"):
+    """Damage: a number, or a dice expression (`dice`) rolled or `given` by the table.
+
+    `pool` chooses the health track hit first (nine-phase: "grit" or "hp"); empty = the default.
+    """
+
+    who: str
+    amount: int | None = None
+    dice: str = ""
+    given: Given = None
+    type: str = ""
+    pool: str = ""
+    source: str = ""
+
+
+class Heal(Command, tag="heal"):
+    who: str
+    amount: int | None = None
+    dice: str = ""
+    given: Given = None
+    pool: str = ""
+
+
+class TempHealth(Command, tag="temp"):
+    """Temporary health: does not stack, the higher value is kept."""
+
+    who: str
+    amount: int | None = None
+    dice: str = ""
+    given: Given = None
+
+
+class AddCondition(Command, tag="condition"):
+    who: str
+    name: str
+    duration: Duration = Duration()
+    level: int = 1
+    source: str = ""
+    dice: str = ""
+    note: str = ""
+
+
+class RemoveCondition(Command, tag="uncondition"):
+    who: str
+    name: str
+
+
+class SpendResource(Command, tag="spend"):
+    who: str
+    key: str
+    amount: int = 1
+
+
+class RestoreResource(Command, tag="restore"):
+    who: str
+    key: str
+    amount: int = 1
+
+
+class UseAction(Command, tag="use"):
+    """Use part of the action economy, in the ruleset's terms.
+
+    d20: what = action | bonus | move | reaction | gambit (name: Attack, Dash, Dodge, ...).
+    cosmere: what = action (cost 1-3) | free | reaction (name: Strike, Move, Reactive Strike, ...).
+    warhammer: what = action | parry | dodge | defensive.
+    nine-phase uses `Activity` instead.
+    """
+
+    who: str
+    what: str = "action"
+    name: str = ""
+    cost: int = 1
+    target: str = ""  # whom an attack is aimed at (warhammer: being attacked ends Surprised)
+
+
+class Activity(Command, tag="activity"):
+    """Nine-phase: act (or react) in the current phase with an activity.
+
+    earliest: the earliest phase (None = any phase); a weapon's Speed Factor goes here too.
+    """
+
+    who: str
+    name: str
+    cost: int = 1
+    earliest: int | None = None
+    lock: bool = False
+    master: bool = False
+    reaction: bool = False
+    channel: bool = False
+    uninterruptible: bool = False
+
+
+class SavingThrow(Command, tag="save"):
+    """A saving throw (or any test a combatant is required to make): `dice` against `dc`."""
+
+    who: str
+    dice: str = "d20"
+    dc: int | None = None
+    given: Given = None
+    label: str = ""
+
+
+class Roll(Command, tag="roll"):
+    dice: str
+    given: Given = None
+    who: str = ""
+    label: str = ""
+
+
+class Note(Command, tag="note"):
+    text: str
+    who: str = ""
+
+
+class Setting(Command, tag="setting"):
+    key: str
+    value: str
+
+
+class EndFight(Command, tag="end"):
+    pass
+
+
+_BUILTIN: tuple[type[Command], ...] = (
+    AddCombatant,
+    RemoveCombatant,
+    EditCombatant,
+    StartFight,
+    SetInitiative,
+    Reorder,
+    NextTurn,
+    StartTurn,
+    ChooseSpeed,
+    Fortune,
+    Damage,
+    Heal,
+    TempHealth,
+    AddCondition,
+    RemoveCondition,
+    SpendResource,
+    RestoreResource,
+    UseAction,
+    Activity,
+    SavingThrow,
+    Roll,
+    Note,
+    Setting,
+    EndFight,
+)
+
+COMMAND_TYPES: list[type[Command]] = list(_BUILTIN)
+
+
+def register_command(cls: type[Command]) -> type[Command]:
+    """Rulesets define commands of their own (attacks, ...) in their module and register them here,
+    so that the JSON Lines reader and the save files decode them."""
+    if cls not in COMMAND_TYPES:
+        COMMAND_TYPES.append(cls)
+    return cls
+
+
+def command_union() -> object:
+    """The tagged union of every command type known now, for msgspec decoders."""
+    import engine.rules  # noqa: F401  (rulesets register their own commands on import)
+
+    return Union[tuple(COMMAND_TYPES)]  # noqa: UP007

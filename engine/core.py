@@ -1,0 +1,481 @@
+"""`apply(state, command) -> (state, events)`: the one pure function every change goes through.
+
+A command that breaks a rule raises RuleError before anything is returned; since states are frozen the
+old state is untouched by construction, never half-applied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from msgspec.structs import replace
+
+from engine import commands as C
+from engine import events as E
+from engine.dice import DiceRoll, roll
+from engine.errors import RuleError
+from engine.rules.base import Events, Handler, Ruleset, get_ruleset, remove_condition
+from engine.state import Combatant, Condition, Duration, Fight, Pool, put, set_pool
+
+MAX_COMBATANTS = 500
+MAX_NAME = 80
+MAX_TEXT = 2000
+
+
+def new_fight(ruleset: str, name: str = "Fight", seed: int = 0) -> Fight:
+    from engine.dice import Rng
+
+    get_ruleset(ruleset)
+    return Fight(ruleset=ruleset, name=clean_name(name, "fight name"), rng=Rng(seed & ((1 << 63) - 1), 0))
+
+
+def apply(f: Fight, cmd: C.Command) -> tuple[Fight, tuple[E.Event, ...]]:
+    rs = get_ruleset(f.ruleset)
+    handler = _handler(rs, type(cmd))
+    ev: Events = []
+    out = handler(f, cmd, ev)
+    return out, tuple(ev)
+
+
+_CACHE: dict[tuple[str, type], Handler] = {}
+
+
+def _handler(rs: Ruleset, kind: type) -> Handler:
+    key = (rs.id, kind)
+    h = _CACHE.get(key)
+    if h is None:
+        own = rs.handlers().get(kind)  # type: ignore[arg-type]
+        generic = _GENERIC.get(kind)
+        if own is None and generic is None:
+            name = getattr(kind, "__struct_config__", None)
+            tag = name.tag if name else kind.__name__
+            raise RuleError(f"{rs.title} has no '{tag}' command.")
+        if own is not None:
+            h = own
+        else:
+            gen = generic  # bind for the closure
+
+            def h(f: Fight, cmd: C.Command, ev: Events, _g=gen, _rs=rs) -> Fight:  # type: ignore[misc]
+                return _g(_rs, f, cmd, ev)
+
+        _CACHE[key] = h
+    return h
+
+
+# --- validation helpers -----------------------------------------------------------------------
+
+
+def clean_name(name: str, what: str = "name") -> str:
+    """Names are kept as typed (markup and all) but must be non-empty, one line and not huge."""
+    if not isinstance(name, str) or not name.strip():
+        raise RuleError(f"A {what} cannot be empty.")
+    if len(name) > MAX_NAME:
+        raise RuleError(f"A {what} can be at most {MAX_NAME} characters.")
+    if any(ch in "\n\r" for ch in name):
+        raise RuleError(f"A {what} must be a single line.")
+    return name.strip()
+
+
+def _text(s: str, what: str) -> str:
+    if len(s) > MAX_TEXT:
+        raise RuleError(f"A {what} can be at most {MAX_TEXT} characters.")
+    return s
+
+
+def _started(f: Fight) -> None:
+    if not f.started:
+        raise RuleError("The fight has not started yet: start it first.")
+    if f.ended:
+        raise RuleError("The fight is over.")
+
+
+def amount_or_roll(
+    f: Fight, amount: int | None, dice: str, given: tuple[int, ...] | None, what: str
+) -> tuple[int, DiceRoll | None, Fight]:
+    """A number as typed, or a dice expression rolled from the fight's random state."""
+    if amount is not None and dice:
+        raise RuleError(f"Give the {what} as a number or as dice, not both.")
+    if amount is None:
+        if not dice:
+            raise RuleError(f"How much {what}? Give a number or a dice expression.")
+        r, rng = roll(dice, f.rng, given)
+        return max(0, r.total), r, (f if given is not None else replace(f, rng=rng))
+    if given is not None:
+        raise RuleError(f"Entered dice need a dice expression for the {what}.")
+    if amount < 0:
+        raise RuleError(f"The {what} cannot be negative ({amount}).")
+    if amount > 1_000_000:
+        raise RuleError(f"{amount} is too much {what}.")
+    return amount, None, f
+
+
+# --- generic handlers -------------------------------------------------------------------------
+
+
+def _add(rs: Ruleset, f: Fight, cmd: C.AddCombatant, ev: Events) -> Fight:
+    name = clean_name(cmd.name)
+    if not 1 <= cmd.count <= 50:
+        raise RuleError("Add between 1 and 50 combatants at once.")
+    if len(f.combatants) + cmd.count > MAX_COMBATANTS:
+        raise RuleError(f"A fight can hold at most {MAX_COMBATANTS} combatants.")
+    if cmd.owner:
+        owner = f.get(cmd.owner)
+        if owner.owner:
+            raise RuleError(f"{owner.name} is a companion and cannot have companions of its own.")
+    _text(cmd.note, "note")
+    nid = f.next_id
+    added = []
+    for i in range(cmd.count):
+        label = f"{name} {i + 1}" if cmd.count > 1 else name
+        if len(label) > MAX_NAME:
+            raise RuleError(f"A name can be at most {MAX_NAME} characters.")
+        c = rs.make(cmd, f"c{nid}", label)
+        nid += 1
+        added.append(c)
+    f = replace(f, combatants=f.combatants + tuple(added), next_id=nid)
+    for c in added:
+        ev.append(E.Added(c.id, c.name))
+        if f.started:
+            f = rs.joined(f, c, ev)
+    return f
+
+
+def _remove(rs: Ruleset, f: Fight, cmd: C.RemoveCombatant, ev: Events) -> Fight:
+    c = f.get(cmd.who)
+    kept = tuple(x for x in f.combatants if x.id != c.id)
+    # companions of a removed combatant stay, but no longer share its turn
+    kept = tuple(replace(x, owner="") if x.owner == c.id else x for x in kept)
+    f = replace(f, combatants=kept)
+    ev.append(E.Removed(c.id, c.name))
+    return rs.left(f, c.id, ev)
+
+
+def _edit(rs: Ruleset, f: Fight, cmd: C.EditCombatant, ev: Events) -> Fight:
+    c = f.get(cmd.who)
+    changes: list[str] = []
+    new = c
+    if cmd.name is not None:
+        name = clean_name(cmd.name)
+        if name != c.name:
+            changes.append(f"renamed to {name}")
+            new = replace(new, name=name)
+    if cmd.kind is not None and cmd.kind != c.kind:
+        changes.append(f"now a {cmd.kind.upper()}")
+        new = replace(new, kind=cmd.kind)
+    if cmd.side is not None and cmd.side != c.side:
+        changes.append(f"side {cmd.side}")
+        new = replace(new, side=cmd.side)
+    if cmd.stats is not None:
+        merged = dict(c.stats)
+        merged.update(dict(cmd.stats))
+        stats = rs.full_stats(tuple(merged.items()))
+        if stats != c.stats:
+            changes.append(", ".join(f"{k} {v}" for k, v in cmd.stats))
+            new = rs.restat(new, stats)
+    for field in ("flags", "resist", "vulnerable"):
+        value = getattr(cmd, field)
+        if value is not None and tuple(value) != getattr(c, field):
+            changes.append(f"{field}: {', '.join(value) or 'none'}")
+            new = replace(new, **{field: tuple(value)})
+    if cmd.note is not None and cmd.note != c.note:
+        changes.append("note changed")
+        new = replace(new, note=_text(cmd.note, "note"))
+    if not changes:
+        raise RuleError(f"Nothing to change for {c.name}.")
+    f = put(f, new)
+    ev.append(E.Edited(c.id, new.name, "; ".join(changes)))
+    if cmd.stats is not None and f.started:
+        f = rs.reorder(f)
+    return f
+
+
+def _start(rs: Ruleset, f: Fight, cmd: C.StartFight, ev: Events) -> Fight:
+    if f.started:
+        raise RuleError("The fight has already started.")
+    if not f.combatants:
+        raise RuleError("Add at least one combatant before starting the fight.")
+    for cid in cmd.surprised:
+        f.get(cid)
+    for cid, _ in cmd.initiative:
+        f.get(cid)
+    ev.append(E.FightStarted(f.name))
+    f = replace(f, started=True)
+    return rs.start(f, cmd, ev)
+
+
+def _set_initiative(rs: Ruleset, f: Fight, cmd: C.SetInitiative, ev: Events) -> Fight:
+    c = f.get(cmd.who)
+    if abs(cmd.value) > 10_000:
+        raise RuleError(f"{cmd.value} is not a believable initiative.")
+    f = put(f, replace(c, initiative=cmd.value))
+    ev.append(E.InitiativeRolled(c.id, c.name, cmd.value, None, "(set by hand)"))
+    return rs.reorder(f)
+
+
+def _reorder(rs: Ruleset, f: Fight, cmd: C.Reorder, ev: Events) -> Fight:
+    c = f.get(cmd.who)
+    if c.id not in f.order:
+        raise RuleError(f"{rs.title} has no fixed turn order to move {c.name} in.")
+    order = [x for x in f.order if x != c.id]
+    if not 0 <= cmd.position <= len(order):
+        raise RuleError(f"Position {cmd.position + 1} is outside the order (1-{len(order) + 1}).")
+    order.insert(cmd.position, c.id)
+    f = replace(f, order=tuple(order))
+    ev.append(E.OrderSet(tuple(f.get(x).name for x in order)))
+    return f
+
+
+def _next(rs: Ruleset, f: Fight, cmd: C.NextTurn, ev: Events) -> Fight:
+    _started(f)
+    return rs.advance(f, ev)
+
+
+def _damage(rs: Ruleset, f: Fight, cmd: C.Damage, ev: Events) -> Fight:
+    c = f.get(cmd.who)
+    rolled, r, f = amount_or_roll(f, cmd.amount, cmd.dice, cmd.given, "damage")
+    _text(cmd.type, "damage type")
+    amount, detail = rs.modify_damage(c, rolled, cmd.type)
+    new, notes = take_damage(rs, c, amount, cmd.pool)
+    if notes:
+        detail = ", ".join(x for x in (detail, notes) if x)
+    f = put(f, new)
+    ev.append(E.Damaged(c.id, c.name, amount, rolled, cmd.type, detail, r, new.hp))
+    if new.down and not c.down:
+        f = put(f, replace(new, dropped=(f.round, f.phase)))
+        ev.append(E.Dropped(c.id, c.name, rs.dropped_state(f, new)))
+    return rs.damage_taken(f, f.get(c.id), amount, cmd, ev)
+
+
+def take_damage(rs: Ruleset, c: Combatant, amount: int, pool: str = "") -> tuple[Combatant, str]:
+    """Temporary health first, then the pools in the ruleset's order (or the one asked for first)."""
+    order = list(rs.damage_order)
+    if pool:
+        keys = [p.key for p in c.health]
+        if pool not in keys:
+            raise RuleError(f"{c.name} has no '{pool}' track (it has {', '.join(keys)}).")
+        order = [pool] + [k for k in order if k != pool]
+    left = amount
+    health = c.health
+    parts: list[str] = []
+    for key in order:
+        p = next((x for x in health if x.key == key), None)
+        if p is None or left <= 0:
+            continue
+        absorbed = min(p.temp, left)
+        left -= absorbed
+        take = min(p.current, left) if key != order[-1] else left
+        cur = max(0, p.current - take)
+        left -= take
+        health = set_pool(health, Pool(p.key, cur, p.max, p.temp - absorbed))
+        if absorbed:
+            parts.append(f"{absorbed} absorbed by temporary {key}")
+        if len(c.health) > 1 and take:
+            parts.append(f"{take} to {key}")
+    return replace(c, health=health), ", ".join(parts)
+
+
+def _heal(rs: Ruleset, f: Fight, cmd: C.Heal, ev: Events) -> Fight:
+    c = f.get(cmd.who)
+    amount, r, f = amount_or_roll(f, cmd.amount, cmd.dice, cmd.given, "healing")
+    key = cmd.pool or (c.health[0].key if c.health else "")
+    p = c.pool(key)
+    if p is None or p not in c.health:
+        raise RuleError(f"{c.name} has no '{key}' track to heal.")
+    healed = min(amount, max(0, p.max - p.current))
+    new = replace(c, health=set_pool(c.health, replace(p, current=p.current + healed)))
+    was_down = c.down
+    if was_down and not new.down:
+        new = replace(new, dropped=None)
+    f = put(f, new)
+    ev.append(E.Healed(c.id, c.name, healed, r, new.hp))
+    if was_down and not new.down:
+        ev.append(E.Revived(c.id, c.name))
+    return f
+
+
+def _temp(rs: Ruleset, f: Fight, cmd: C.TempHealth, ev: Events) -> Fight:
+    c = f.get(cmd.who)
+    amount, r, f = amount_or_roll(f, cmd.amount, cmd.dice, cmd.given, "temporary health")
+    if not c.health:
+        raise RuleError(f"{c.name} has no health track.")
+    p = c.health[0]
+    # temporary health does not stack: the higher of the old and the new is kept
+    new_temp = max(p.temp, amount)
+    f = put(f, replace(c, health=set_pool(c.health, replace(p, temp=new_temp))))
+    ev.append(E.TempGained(c.id, c.name, new_temp, r))
+    return f
+
+
+def check_duration(f: Fight, d: Duration) -> None:
+    if d.kind in ("turn_start", "turn_end"):
+        f.get(d.who)
+        if not 1 <= d.count <= 1000:
+            raise RuleError("A duration counts between 1 and 1000 turns.")
+    elif d.kind == "phase_end":
+        if not 1 <= d.phase <= 9:
+            raise RuleError("A phase is a number from 1 to 9.")
+        if d.round < f.round or (d.round == f.round and f.phase > d.phase):
+            raise RuleError("That duration would already be over.")
+    elif d.kind == "round_end":
+        if d.round < f.round:
+            raise RuleError("That duration would already be over.")
+
+
+def _add_condition(rs: Ruleset, f: Fight, cmd: C.AddCondition, ev: Events) -> Fight:
+    c = f.get(cmd.who)
+    name = clean_name(cmd.name, "condition name")
+    check_duration(f, cmd.duration)
+    if not 1 <= cmd.level <= 20:
+        raise RuleError("A condition level is between 1 and 20.")
+    if cmd.source:
+        f.get(cmd.source)
+    if cmd.dice:
+        from engine.dice import parse
+
+        parse(cmd.dice)
+    canonical = next((k for k in rs.conditions if k.lower() == name.lower()), name)
+    cond = Condition(canonical, cmd.level, cmd.duration, cmd.source, _text(cmd.note, "note"), cmd.dice)
+    kept = tuple(x for x in c.conditions if x.name.lower() != canonical.lower())
+    new = replace(c, conditions=kept + (cond,))
+    f = put(f, new)
+    detail = duration_text(f, cmd.duration)
+    if cmd.level > 1:
+        detail = f"level {cmd.level}" + (f", {detail}" if detail else "")
+    ev.append(E.ConditionAdded(c.id, c.name, canonical, detail))
+    return rs.condition_added(f, f.get(c.id), cond, ev)
+
+
+def duration_text(f: Fight, d: Duration) -> str:
+    if d.kind == "manual":
+        return ""
+    if d.kind in ("turn_start", "turn_end"):
+        who = f.find(d.who)
+        name = who.name if who else "?"
+        when = "start" if d.kind == "turn_start" else "end"
+        n = f"{d.count} turns" if d.count > 1 else "turn"
+        nth = "next " if d.count == 1 else ""
+        return f"until the {when} of {name}'s {nth}{n}" if d.count == 1 else f"for {name}'s next {n}, until its {when}"
+    if d.kind == "phase_end":
+        return f"until the end of phase {d.phase} of round {d.round}"
+    return f"until the end of round {d.round}"
+
+
+def _remove_condition(rs: Ruleset, f: Fight, cmd: C.RemoveCondition, ev: Events) -> Fight:
+    c = f.get(cmd.who)
+    cond = c.condition(cmd.name)
+    if cond is None:
+        raise RuleError(f"{c.name} is not {cmd.name}.")
+    f = put(f, remove_condition(c, cond.name))
+    ev.append(E.ConditionEnded(c.id, c.name, cond.name, "removed"))
+    return f
+
+
+def _spend(rs: Ruleset, f: Fight, cmd: C.SpendResource, ev: Events) -> Fight:
+    c = f.get(cmd.who)
+    p = _resource(c, cmd.key)
+    if cmd.amount < 1:
+        raise RuleError("Spend at least 1.")
+    if p.current < cmd.amount:
+        raise RuleError(f"{c.name} has only {p.current} {p.key} left, not {cmd.amount}.")
+    f = put(f, replace(c, resources=set_pool(c.resources, replace(p, current=p.current - cmd.amount))))
+    ev.append(E.ResourceChanged(c.id, c.name, p.key, -cmd.amount, p.current - cmd.amount))
+    return f
+
+
+def _restore(rs: Ruleset, f: Fight, cmd: C.RestoreResource, ev: Events) -> Fight:
+    c = f.get(cmd.who)
+    p = _resource(c, cmd.key)
+    if cmd.amount < 1:
+        raise RuleError("Restore at least 1.")
+    gained = min(cmd.amount, p.max - p.current)
+    if gained <= 0:
+        raise RuleError(f"{c.name}'s {p.key} is already full ({p.current}/{p.max}).")
+    f = put(f, replace(c, resources=set_pool(c.resources, replace(p, current=p.current + gained))))
+    ev.append(E.ResourceChanged(c.id, c.name, p.key, gained, p.current + gained))
+    return f
+
+
+def _resource(c: Combatant, key: str) -> Pool:
+    for p in c.resources:
+        if p.key == key.lower():
+            return p
+    have = ", ".join(p.key for p in c.resources) or "none"
+    raise RuleError(f"{c.name} has no '{key}' to spend or restore (it has: {have}).")
+
+
+def _use(rs: Ruleset, f: Fight, cmd: C.UseAction, ev: Events) -> Fight:
+    _started(f)
+    return rs.use(f, cmd, ev)
+
+
+def _save(rs: Ruleset, f: Fight, cmd: C.SavingThrow, ev: Events) -> Fight:
+    c = f.get(cmd.who)
+    r, rng = roll(cmd.dice, f.rng, cmd.given)
+    if cmd.given is None:
+        f = replace(f, rng=rng)
+    ok = None if cmd.dc is None else r.total >= cmd.dc
+    ev.append(E.SaveRolled(c.id, c.name, r, cmd.dc, ok, _text(cmd.label, "label")))
+    return rs.save_made(f, c, ev)
+
+
+def _roll(rs: Ruleset, f: Fight, cmd: C.Roll, ev: Events) -> Fight:
+    name = f.get(cmd.who).name if cmd.who else ""
+    r, rng = roll(cmd.dice, f.rng, cmd.given)
+    ev.append(E.Rolled(r, cmd.who, name, _text(cmd.label, "label")))
+    return f if cmd.given is not None else replace(f, rng=rng)
+
+
+def _note(rs: Ruleset, f: Fight, cmd: C.Note, ev: Events) -> Fight:
+    name = f.get(cmd.who).name if cmd.who else ""
+    if not cmd.text.strip():
+        raise RuleError("A note cannot be empty.")
+    ev.append(E.Noted(_text(cmd.text, "note"), cmd.who, name))
+    return f
+
+
+SETTINGS = {
+    "roll_pc": ("app", "table"),
+    "roll_npc": ("app", "table"),
+}
+
+
+def _setting(rs: Ruleset, f: Fight, cmd: C.Setting, ev: Events) -> Fight:
+    allowed = SETTINGS.get(cmd.key)
+    if allowed is None:
+        raise RuleError(f"Unknown setting '{cmd.key}' (known: {', '.join(SETTINGS)}).")
+    if cmd.value not in allowed:
+        raise RuleError(f"Setting {cmd.key} takes {' or '.join(allowed)}, not '{cmd.value}'.")
+    settings = tuple((k, v) for k, v in f.settings if k != cmd.key) + ((cmd.key, cmd.value),)
+    ev.append(E.SettingChanged(cmd.key, cmd.value))
+    return replace(f, settings=settings)
+
+
+def _end(rs: Ruleset, f: Fight, cmd: C.EndFight, ev: Events) -> Fight:
+    if f.ended:
+        raise RuleError("The fight is already over.")
+    ev.append(E.FightEnded(f.round))
+    return replace(f, ended=True, current="")
+
+
+_GENERIC: dict[type, Callable[..., Fight]] = {
+    C.AddCombatant: _add,
+    C.RemoveCombatant: _remove,
+    C.EditCombatant: _edit,
+    C.StartFight: _start,
+    C.SetInitiative: _set_initiative,
+    C.Reorder: _reorder,
+    C.NextTurn: _next,
+    C.Damage: _damage,
+    C.Heal: _heal,
+    C.TempHealth: _temp,
+    C.AddCondition: _add_condition,
+    C.RemoveCondition: _remove_condition,
+    C.SpendResource: _spend,
+    C.RestoreResource: _restore,
+    C.UseAction: _use,
+    C.SavingThrow: _save,
+    C.Roll: _roll,
+    C.Note: _note,
+    C.Setting: _setting,
+    C.EndFight: _end,
+}

@@ -1,0 +1,238 @@
+"""Dice notation and a deterministic, state-held random source.
+
+The random source is a value (seed + counter) that lives inside the fight state, so `apply` stays a pure
+function: the same state and command always roll the same numbers, and a replayed journal never
+rerolls. Draws use SplitMix64 on (seed, counter), which needs no hidden generator object.
+
+Notation (case-insensitive, spaces ignored):
+    NdM        N dice of M sides (N defaults to 1); `d%` is d100
+    NdMkhK     keep the K highest;  NdMklK  keep the K lowest
+    +K / -K    constants; dice terms may also be subtracted (`1d8-1d4`)
+    adv / dis  trailing word: the first d20 term is rolled twice, keeping the higher / lower
+"""
+
+from __future__ import annotations
+
+import re
+
+import msgspec
+
+from engine.errors import RuleError
+
+_MASK = (1 << 64) - 1
+MAX_DICE = 1000
+MAX_SIDES = 10_000
+MAX_TERMS = 50
+
+
+class Rng(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="rng"):
+    """A position in a reproducible stream of random numbers."""
+
+    seed: int = 0
+    counter: int = 0
+
+
+def _splitmix(seed: int, counter: int) -> int:
+    z = (seed * 0x9E3779B97F4A7C15 + (counter + 1) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return z ^ (z >> 31)
+
+
+def draw(rng: Rng, sides: int) -> tuple[int, Rng]:
+    """One fair die of `sides` sides (rejection sampling: no modulo bias)."""
+    seed, counter = rng.seed, rng.counter
+    limit = (1 << 64) - ((1 << 64) % sides)
+    while True:
+        value = _splitmix(seed, counter)
+        counter += 1
+        if value < limit:
+            return value % sides + 1, Rng(seed, counter)
+
+
+class Term(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="term"):
+    """One parsed dice term: `count` dice of `sides`, or a constant when sides == 0."""
+
+    count: int
+    sides: int
+    sign: int = 1
+    keep: int = 0  # 0 keeps all; >0 keeps the highest `keep`; <0 keeps the lowest `-keep`
+
+
+class TermResult(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="term_result"):
+    sides: int
+    rolls: tuple[int, ...]
+    kept: tuple[int, ...]
+    sign: int = 1
+
+
+class DiceRoll(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="dice"):
+    """What a dice expression rolled: every die, what was kept, the constant and the total."""
+
+    expr: str
+    terms: tuple[TermResult, ...]
+    constant: int
+    total: int
+    entered: bool = False  # the numbers came from the table, not from the app
+
+    def text(self) -> str:
+        """A compact reading of the roll for the log: `2d6+3 = [4, 5]+3 = 12`."""
+        parts: list[str] = []
+        for t in self.terms:
+            sign = "-" if t.sign < 0 else ("+" if parts else "")
+            shown = ", ".join(_marked(t))
+            parts.append(f"{sign}[{shown}]")
+        if self.constant:
+            parts.append(f"{'+' if self.constant > 0 else '-'}{abs(self.constant)}")
+        mark = " (entered)" if self.entered else ""
+        return f"{self.expr} = {''.join(parts) or '0'} = {self.total}{mark}"
+
+
+def _marked(t: TermResult) -> list[str]:
+    """Each die as text; dice that were rolled but not kept are marked with `~`."""
+    left = list(t.kept)
+    out: list[str] = []
+    for r in t.rolls:
+        if r in left:
+            left.remove(r)
+            out.append(str(r))
+        else:
+            out.append(f"~{r}")
+    return out
+
+
+_TOKEN = re.compile(r"([+-]?)(\d*)d(\d+|%)(?:(kh|kl)(\d+))?|([+-]?)(\d+)")
+
+
+class Expression(msgspec.Struct, frozen=True, gc=False):
+    text: str
+    terms: tuple[Term, ...]
+    constant: int
+
+    @property
+    def dice_count(self) -> int:
+        return sum(t.count for t in self.terms)
+
+    def minimum(self) -> int:
+        return self.constant + sum(
+            (_kept_n(t) * 1 if t.sign > 0 else -_kept_n(t) * t.sides) for t in self.terms
+        )
+
+    def maximum(self) -> int:
+        return self.constant + sum(
+            (_kept_n(t) * t.sides if t.sign > 0 else -_kept_n(t)) for t in self.terms
+        )
+
+
+def _kept_n(t: Term) -> int:
+    return abs(t.keep) if t.keep else t.count
+
+
+_PARSE_CACHE: dict[str, Expression] = {}
+
+
+def parse(text: str) -> Expression:
+    """Parse dice notation; a RuleError explains what is wrong with a bad expression."""
+    cached = _PARSE_CACHE.get(text)
+    if cached is not None:
+        return cached
+    raw = text.strip().lower()
+    if not raw:
+        raise RuleError("Empty dice expression.")
+    if len(raw) > 200:
+        raise RuleError("That dice expression is too long.")
+    mode = 0
+    for word, m in (("adv", 1), ("dis", -1)):
+        if raw.endswith(word):
+            raw, mode = raw[: -len(word)].strip(), m
+    body = raw.replace(" ", "")
+    if not body:
+        raise RuleError(f"'{text}' has no dice or numbers.")
+    terms: list[Term] = []
+    constant = 0
+    pos = 0
+    while pos < len(body):
+        m = _TOKEN.match(body, pos)
+        if not m or (pos > 0 and body[pos] not in "+-"):
+            raise RuleError(f"Cannot read the dice expression '{text}' at '{body[pos:]}'.")
+        pos = m.end()
+        if m.group(3) is not None:
+            sign = -1 if m.group(1) == "-" else 1
+            count = int(m.group(2)) if m.group(2) else 1
+            sides = 100 if m.group(3) == "%" else int(m.group(3))
+            if count < 1 or count > MAX_DICE:
+                raise RuleError(f"'{text}': roll between 1 and {MAX_DICE} dice.")
+            if sides < 2 or sides > MAX_SIDES:
+                raise RuleError(f"'{text}': dice need between 2 and {MAX_SIDES} sides.")
+            keep = 0
+            if m.group(4):
+                k = int(m.group(5))
+                if k < 1 or k > count:
+                    raise RuleError(f"'{text}': can keep between 1 and {count} of {count} dice.")
+                keep = k if m.group(4) == "kh" else -k
+            terms.append(Term(count, sides, sign, keep))
+        else:
+            value = int(m.group(7))
+            if value > 1_000_000:
+                raise RuleError(f"'{text}': {value} is too large.")
+            constant += -value if m.group(6) == "-" else value
+        if len(terms) > MAX_TERMS:
+            raise RuleError(f"'{text}' has too many terms.")
+    if mode:
+        for i, t in enumerate(terms):
+            if t.sides == 20 and t.count == 1 and not t.keep:
+                terms[i] = Term(2, 20, t.sign, mode)
+                break
+        else:
+            raise RuleError(f"'{text}': advantage and disadvantage need a d20 in the expression.")
+    expr = Expression(text.strip(), tuple(terms), constant)
+    if len(_PARSE_CACHE) < 4096:
+        _PARSE_CACHE[text] = expr
+    return expr
+
+
+def roll(
+    text: str | Expression, rng: Rng, given: tuple[int, ...] | None = None
+) -> tuple[DiceRoll, Rng]:
+    """Roll an expression; `given` supplies every die from the table, in order, instead.
+
+    With given dice the random source does not move, so a fight played with entered dice and one
+    played with seeded dice that happen to fall the same way differ only in the `entered` mark.
+    """
+    expr = parse(text) if isinstance(text, str) else text
+    if given is not None:
+        need = expr.dice_count
+        if len(given) != need:
+            raise RuleError(
+                f"'{expr.text}' needs {need} die result{'s' if need != 1 else ''}, got {len(given)}."
+            )
+    results: list[TermResult] = []
+    total = expr.constant
+    i = 0
+    for t in expr.terms:
+        rolls: list[int] = []
+        for _ in range(t.count):
+            if given is not None:
+                v = given[i]
+                i += 1
+                if not 1 <= v <= t.sides:
+                    raise RuleError(f"{v} is not a possible result on a d{t.sides}.")
+            else:
+                v, rng = draw(rng, t.sides)
+            rolls.append(v)
+        if t.keep:
+            ordered = sorted(rolls, reverse=t.keep > 0)
+            kept = tuple(ordered[: abs(t.keep)])
+        else:
+            kept = tuple(rolls)
+        total += t.sign * sum(kept)
+        results.append(TermResult(t.sides, tuple(rolls), kept, t.sign))
+    return DiceRoll(expr.text, tuple(results), expr.constant, total, given is not None), rng
+
+
+def first_d20(r: DiceRoll) -> int | None:
+    """The kept natural d20 of a roll (for natural 1 / natural 20 rules)."""
+    for t in r.terms:
+        if t.sides == 20 and t.kept:
+            return t.kept[0]
+    return None

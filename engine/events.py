@@ -1,0 +1,328 @@
+"""Events: what a command did. One tagged union; dice results travel inside them.
+
+Events carry names as they were at the time, so the log reads right even after a rename.
+`describe` turns any event into one line for the log, exports and undo messages.
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+import msgspec
+
+from engine.dice import DiceRoll
+
+
+class Event(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag_field="event"):
+    pass
+
+
+class Added(Event, tag="added"):
+    who: str
+    name: str
+
+
+class Removed(Event, tag="removed"):
+    who: str
+    name: str
+
+
+class Edited(Event, tag="edited"):
+    who: str
+    name: str
+    what: str
+
+
+class FightStarted(Event, tag="started"):
+    name: str
+
+
+class InitiativeRolled(Event, tag="initiative"):
+    who: str
+    name: str
+    value: int
+    roll: DiceRoll | None = None
+    detail: str = ""
+
+
+class OrderSet(Event, tag="order"):
+    names: tuple[str, ...]
+
+
+class RoundStarted(Event, tag="round"):
+    round: int
+
+
+class PhaseStarted(Event, tag="phase"):
+    round: int
+    phase: int
+    label: str
+
+
+class TurnStarted(Event, tag="turn"):
+    who: str
+    name: str
+    detail: str = ""
+
+
+class TurnEnded(Event, tag="turn_end"):
+    who: str
+    name: str
+    lost: str = ""
+
+
+class TurnSkipped(Event, tag="skipped"):
+    who: str
+    name: str
+    reason: str
+
+
+class Damaged(Event, tag="damaged"):
+    who: str
+    name: str
+    amount: int  # what came off health, after every modifier
+    rolled: int  # before modifiers
+    type: str = ""
+    detail: str = ""  # "resisted", "temporary absorbed 3", "Grit 2, HP 3"
+    roll: DiceRoll | None = None
+    left: int = 0
+
+
+class Healed(Event, tag="healed"):
+    who: str
+    name: str
+    amount: int
+    roll: DiceRoll | None = None
+    left: int = 0
+
+
+class TempGained(Event, tag="temp"):
+    who: str
+    name: str
+    amount: int
+    roll: DiceRoll | None = None
+
+
+class Dropped(Event, tag="dropped"):
+    who: str
+    name: str
+    state: str  # "down", "Death's Door", "drops", "collapses"
+
+
+class Revived(Event, tag="revived"):
+    who: str
+    name: str
+
+
+class ConditionAdded(Event, tag="condition"):
+    who: str
+    name: str
+    condition: str
+    detail: str = ""
+
+
+class ConditionEnded(Event, tag="condition_end"):
+    who: str
+    name: str
+    condition: str
+    reason: str = "removed"  # "removed", "expired", "after its first turn", ...
+
+
+class ResourceChanged(Event, tag="resource"):
+    who: str
+    name: str
+    key: str
+    delta: int
+    now: int
+
+
+class ActionUsed(Event, tag="used"):
+    who: str
+    name: str
+    what: str
+    label: str = ""
+    left: str = ""
+
+
+class ChannelBegun(Event, tag="channel"):
+    who: str
+    name: str
+    activity: str
+    start: int
+    end: int
+
+
+class ChannelResolved(Event, tag="channel_done"):
+    who: str
+    name: str
+    activity: str
+    phase: int
+
+
+class ChannelInterrupted(Event, tag="channel_broken"):
+    who: str
+    name: str
+    activity: str
+    reason: str
+
+
+class SaveRolled(Event, tag="save"):
+    who: str
+    name: str
+    roll: DiceRoll
+    dc: int | None = None
+    success: bool | None = None
+    label: str = ""
+
+
+class Rolled(Event, tag="rolled"):
+    roll: DiceRoll
+    who: str = ""
+    name: str = ""
+    label: str = ""
+
+
+class Noted(Event, tag="note"):
+    text: str
+    who: str = ""
+    name: str = ""
+
+
+class SettingChanged(Event, tag="setting"):
+    key: str
+    value: str
+
+
+class FightEnded(Event, tag="ended"):
+    round: int
+
+
+class Info(Event, tag="info"):
+    """A ruleset's remark for the GM (a reminder, an effect to apply by hand)."""
+
+    text: str
+    who: str = ""
+
+
+EVENT_TYPES: list[type[Event]] = [
+    Added,
+    Removed,
+    Edited,
+    FightStarted,
+    InitiativeRolled,
+    OrderSet,
+    RoundStarted,
+    PhaseStarted,
+    TurnStarted,
+    TurnEnded,
+    TurnSkipped,
+    Damaged,
+    Healed,
+    TempGained,
+    Dropped,
+    Revived,
+    ConditionAdded,
+    ConditionEnded,
+    ResourceChanged,
+    ActionUsed,
+    ChannelBegun,
+    ChannelResolved,
+    ChannelInterrupted,
+    SaveRolled,
+    Rolled,
+    Noted,
+    SettingChanged,
+    FightEnded,
+    Info,
+]
+
+
+def register_event(cls: type[Event]) -> type[Event]:
+    """Rulesets add event types of their own here (see `register_command`)."""
+    if cls not in EVENT_TYPES:
+        EVENT_TYPES.append(cls)
+    return cls
+
+
+def event_union() -> object:
+    import engine.rules  # noqa: F401
+
+    return Union[tuple(EVENT_TYPES)]  # noqa: UP007
+
+
+def describe(e: Event) -> str:
+    """One line of plain text for the log. Names are the user's text: render it literally."""
+    match e:
+        case Added(name=n):
+            return f"{n} joins the fight"
+        case Removed(name=n):
+            return f"{n} leaves the fight"
+        case Edited(name=n, what=w):
+            return f"{n}: {w}"
+        case FightStarted(name=n):
+            return f"The fight begins: {n}"
+        case InitiativeRolled(name=n, value=v, roll=r, detail=d):
+            rolled = f" ({r.text()})" if r else ""
+            return f"{n} initiative {v}{rolled}{' ' + d if d else ''}"
+        case OrderSet(names=ns):
+            return "Order: " + ", ".join(ns)
+        case RoundStarted(round=r):
+            return f"Round {r}"
+        case PhaseStarted(label=label):
+            return label
+        case TurnStarted(name=n, detail=d):
+            return f"{n}'s turn{': ' + d if d else ''}"
+        case TurnEnded(name=n, lost=lost):
+            return f"{n} ends the turn{' (' + lost + ' lost)' if lost else ''}"
+        case TurnSkipped(name=n, reason=why):
+            return f"{n} loses the turn: {why}"
+        case Damaged(name=n, amount=a, type=t, detail=d, roll=r, left=left):
+            rolled = f" [{r.text()}]" if r else ""
+            typ = f" {t}" if t else ""
+            more = f" ({d})" if d else ""
+            return f"{n} takes {a}{typ} damage{more}{rolled}, {left} left"
+        case Healed(name=n, amount=a, roll=r, left=left):
+            rolled = f" [{r.text()}]" if r else ""
+            return f"{n} heals {a}{rolled}, {left} now"
+        case TempGained(name=n, amount=a, roll=r):
+            rolled = f" [{r.text()}]" if r else ""
+            return f"{n} has {a} temporary health{rolled}"
+        case Dropped(name=n, state=s):
+            return f"{n} {s}"
+        case Revived(name=n):
+            return f"{n} is back up"
+        case ConditionAdded(name=n, condition=c, detail=d):
+            return f"{n} is {c}{' (' + d + ')' if d else ''}"
+        case ConditionEnded(name=n, condition=c, reason=why):
+            return f"{n} is no longer {c} ({why})"
+        case ResourceChanged(name=n, key=k, delta=d, now=now):
+            verb = "spends" if d < 0 else "regains"
+            return f"{n} {verb} {abs(d)} {k} ({now} left)"
+        case ActionUsed(name=n, what=w, label=label, left=left):
+            what = f"{label} ({w})" if label else w
+            return f"{n} uses {what}{'; ' + left if left else ''}"
+        case ChannelBegun(name=n, activity=a, start=s, end=end):
+            return f"{n} begins channeling {a} in phase {s}, resolving in phase {end}"
+        case ChannelResolved(name=n, activity=a, phase=p):
+            return f"{n}'s channel {a} resolves in phase {p}"
+        case ChannelInterrupted(name=n, activity=a, reason=why):
+            return f"{n}'s channel {a} is interrupted ({why}); its actions and resources are lost"
+        case SaveRolled(name=n, roll=r, dc=dc, success=ok, label=label):
+            vs = f" vs DC {dc}" if dc is not None else ""
+            res = "" if ok is None else (": success" if ok else ": failure")
+            return f"{n} {label or 'saving throw'}{vs}: {r.text()}{res}"
+        case Rolled(roll=r, name=n, label=label):
+            who = f"{n} " if n else ""
+            return f"{who}{label + ': ' if label else 'rolls '}{r.text()}"
+        case Noted(text=t, name=n):
+            return f"{n + ': ' if n else ''}{t}"
+        case SettingChanged(key=k, value=v):
+            return f"Setting {k} = {v}"
+        case FightEnded(round=r):
+            return f"The fight ends in round {r}"
+        case Info(text=t):
+            return t
+    text = getattr(e, "text", None)
+    if callable(text):
+        return str(text())
+    return type(e).__name__

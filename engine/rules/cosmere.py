@@ -1,0 +1,244 @@
+"""Cosmere: every round each combatant takes a fast turn (2 actions) or a slow turn (3 actions).
+
+The round runs in four phases: fast PCs, fast NPCs, slow PCs, slow NPCs (allied NPCs act with the
+NPCs). A PC may decide to go fast at the moment it acts; the GM picks which NPCs go fast. `phase` holds
+the phase index 0-3. Decisions where the text is silent are in docs/rules/cosmere.md.
+"""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from engine import commands as C
+from engine import events as E
+from engine.dice import roll
+from engine.errors import RuleError
+from engine.rules.base import (
+    Events,
+    Handler,
+    Ruleset,
+    StatSpec,
+    add_surprise,
+    begin_turn,
+    end_surprise_after_turn,
+    finish_turn,
+    register,
+)
+from engine.state import Combatant, Economy, Fight, Pool, put
+
+PHASES = ("Fast PC turns", "Fast NPC turns", "Slow PC turns", "Slow NPC turns")
+
+CONDITIONS = {
+    "Surprised": "Caught unaware: no reaction at the start of combat. Ends after its first turn.",
+    "Slowed": "Movement costs double (entering a square needs 10 feet of movement left).",
+    "Prone": "Knocked down (for example after taking falling damage); flying creatures fall.",
+}
+
+
+def _phase_of(c: Combatant, speed: str) -> int:
+    fast = speed == "fast"
+    if c.kind == "pc":
+        return 0 if fast else 2
+    return 1 if fast else 3
+
+
+@register
+class Cosmere(Ruleset):
+    id = "cosmere"
+    title = "Cosmere"
+    summary = "Fast (2 actions) or slow (3 actions) turns; fast PCs, fast NPCs, slow PCs, slow NPCs."
+    stats = (
+        StatSpec("hp", "Health", 10, 0, 9999),
+        StatSpec("focus", "Focus", 3, 0, 99),
+        StatSpec("investiture", "Investiture", 0, 0, 99),
+        StatSpec("speed", "Movement (ft)", 25, 0, 500),
+        StatSpec("phy", "Physical defense", 12, 0, 60),
+        StatSpec("cog", "Cognitive defense", 12, 0, 60),
+        StatSpec("spi", "Spiritual defense", 12, 0, 60),
+    )
+    conditions = CONDITIONS
+
+    def resources(self, stats: tuple[tuple[str, int], ...], cmd: C.AddCombatant) -> tuple[Pool, ...]:
+        s = dict(stats)
+        return (Pool("focus", s["focus"], s["focus"]), Pool("investiture", s["investiture"], s["investiture"]))
+
+    def restat(self, c: Combatant, stats: tuple[tuple[str, int], ...]) -> Combatant:
+        c = super().restat(c, stats)
+        s = dict(stats)
+        res = tuple(Pool(p.key, min(p.current, s.get(p.key, p.max)), s.get(p.key, p.max)) for p in c.resources)
+        return replace(c, resources=res)
+
+    def handlers(self) -> dict[type[C.Command], Handler]:
+        return {C.ChooseSpeed: self._choose, C.StartTurn: self._take_turn}
+
+    # --- fight flow ---------------------------------------------------------------------------
+    def start(self, f: Fight, cmd: C.StartFight, ev: Events) -> Fight:
+        given = dict(cmd.initiative)
+        rng = f.rng
+        cs = []
+        surprised = set(cmd.surprised)
+        for c in f.combatants:
+            # the d20 only breaks ties of Speed within a phase; it is rolled once, at the start
+            r, rng2 = roll("1d20", rng, given.get(c.id))
+            if c.id not in given:
+                rng = rng2
+            ev.append(E.InitiativeRolled(c.id, c.name, r.total, r, "(d20 for ties of Speed)"))
+            econ = Economy(reactions=0 if c.id in surprised else 1)
+            cs.append(replace(c, tiebreak=r.total, economy=econ))
+        f = replace(f, combatants=tuple(cs), rng=rng, round=1, phase=0)
+        f = add_surprise(f, cmd.surprised, ev, "no reaction at the start of combat")
+        ev.append(E.RoundStarted(1))
+        ev.append(E.PhaseStarted(1, 0, PHASES[0]))
+        return f
+
+    def suggested(self, f: Fight, phase: int) -> list[Combatant]:
+        """Who may go in `phase`, in the suggested order: higher Speed first, then the d20 roll."""
+        out = []
+        for c in f.combatants:
+            e = c.economy
+            if e.done or c.id == f.current:
+                continue
+            if phase in (0, 1) and e.speed != "fast":
+                continue
+            if (c.kind == "pc") != (phase in (0, 2)):
+                continue
+            out.append(c)
+        out.sort(key=lambda c: (-c.stat("speed"), -c.tiebreak))
+        return out
+
+    def actors(self, f: Fight) -> tuple[str, ...]:
+        if f.current:
+            return (f.current,)
+        return tuple(c.id for c in self.suggested(f, f.phase))
+
+    def advance(self, f: Fight, ev: Events) -> Fight:
+        if f.current:
+            return self._end_turn(f, ev)
+        for _ in range(5):
+            nxt = self.suggested(f, f.phase)
+            if nxt:
+                return self._begin(f, nxt[0], ev)
+            f = self._next_phase(f, ev)
+        return f
+
+    def _end_turn(self, f: Fight, ev: Events) -> Fight:
+        c = f.get(f.current)
+        e = c.economy
+        lost = f"{e.actions} action{'s' if e.actions != 1 else ''}" if e.actions else ""
+        cid = c.id
+        f = finish_turn(self, f, ev, lost)
+        c = f.get(cid)
+        f = put(f, replace(c, economy=replace(c.economy, actions=0, used=())))
+        return end_surprise_after_turn(f, cid, ev, "after its first turn")
+
+    def _next_phase(self, f: Fight, ev: Events) -> Fight:
+        if f.phase < 3:
+            f = replace(f, phase=f.phase + 1)
+            ev.append(E.PhaseStarted(f.round, f.phase, PHASES[f.phase]))
+            return f
+        f = replace(f, round=f.round + 1, phase=0)
+        f = replace(
+            f,
+            combatants=tuple(
+                replace(c, economy=replace(c.economy, done=False, speed="")) for c in f.combatants
+            ),
+        )
+        ev.append(E.RoundStarted(f.round))
+        ev.append(E.PhaseStarted(f.round, 0, PHASES[0]))
+        return f
+
+    def _begin(self, f: Fight, c: Combatant, ev: Events, speed: str = "") -> Fight:
+        speed = speed or c.economy.speed or ("fast" if f.phase in (0, 1) else "slow")
+        if f.phase >= 2:
+            speed = "slow"
+        actions = 2 if speed == "fast" else 3
+        # a new reaction at the start of every turn; unused actions never carry over
+        econ = replace(c.economy, speed=speed, actions=actions, reactions=1, used=())
+        f = put(f, replace(c, economy=econ))
+        return begin_turn(self, f, c.id, ev, f"{speed} turn, {actions} actions")
+
+    def _choose(self, f: Fight, cmd: C.ChooseSpeed, ev: Events) -> Fight:
+        c = f.get(cmd.who)
+        if not f.started or f.ended:
+            raise RuleError("Choose fast or slow once the fight is under way.")
+        if c.economy.done or f.current == c.id:
+            raise RuleError(f"{c.name} has already taken its turn this round.")
+        if cmd.speed == "fast" and f.phase > _phase_of(c, "fast"):
+            raise RuleError(f"The fast turns for {c.name} are over this round; it can only go slow.")
+        f = put(f, replace(c, economy=replace(c.economy, speed=cmd.speed)))
+        ev.append(E.Edited(c.id, c.name, f"chooses a {cmd.speed or 'undecided'} turn"))
+        return f
+
+    def _take_turn(self, f: Fight, cmd: C.StartTurn, ev: Events) -> Fight:
+        if not f.started or f.ended:
+            raise RuleError("The fight is not under way.")
+        c = f.get(cmd.who)
+        if c.economy.done:
+            raise RuleError(f"{c.name} has already taken its turn this round.")
+        if f.current == c.id:
+            raise RuleError(f"It is already {c.name}'s turn.")
+        speed = cmd.speed or c.economy.speed or ("fast" if f.phase in (0, 1) else "slow")
+        target = _phase_of(c, speed)
+        if target < f.phase:
+            if speed == "fast":
+                raise RuleError(f"The fast turns for {c.name} are over this round; it can go slow.")
+            raise RuleError(f"{PHASES[target]} are over this round.")
+        if f.current:
+            f = self._end_turn(f, ev)
+        while f.phase < target:
+            f = self._next_phase(f, ev)
+        c = f.get(c.id)
+        return self._begin(f, c, ev, speed)
+
+    # --- the action economy -------------------------------------------------------------------
+    def use(self, f: Fight, cmd: C.UseAction, ev: Events) -> Fight:
+        c = f.get(cmd.who)
+        e = c.economy
+        label = cmd.name.strip()
+        if cmd.what == "reaction":
+            if e.reactions < 1:
+                raise RuleError(f"{c.name} has no reaction left (a new one comes at the start of its turn).")
+            e = replace(e, reactions=e.reactions - 1)
+            f = put(f, replace(c, economy=e))
+            if label.lower() == "reactive strike":
+                f = _spend_focus(f, f.get(c.id), ev, "Reactive Strike")
+            c = f.get(c.id)
+            ev.append(E.ActionUsed(c.id, c.name, "reaction", label, self.describe_economy(c)))
+            return f
+        if cmd.what not in ("action", "free"):
+            raise RuleError(f"Cosmere has action, free and reaction, not '{cmd.what}'.")
+        if f.current != c.id:
+            raise RuleError(f"Actions are taken on one's own turn, and it is not {c.name}'s turn.")
+        cost = 0 if cmd.what == "free" else cmd.cost
+        if not 0 <= cost <= 3:
+            raise RuleError("An action costs 1, 2 or 3 actions (a free action costs none).")
+        if cmd.what == "action" and cost == 0:
+            raise RuleError("An action costs 1, 2 or 3; use a free action for one that costs nothing.")
+        if label and label.lower() in (u.lower() for u in e.used):
+            raise RuleError(f"{c.name} has already used {label} this turn: each action once per turn.")
+        if cost > e.actions:
+            raise RuleError(f"{label or 'That'} costs {cost} actions and {c.name} has {e.actions} left.")
+        e = replace(e, actions=e.actions - cost, used=e.used + ((label,) if label else ()))
+        f = put(f, replace(c, economy=e))
+        c = f.get(c.id)
+        ev.append(E.ActionUsed(c.id, c.name, f"{cost} action{'s' if cost != 1 else ''}" if cost else "free action", label, self.describe_economy(c)))
+        return f
+
+    def describe_economy(self, c: Combatant) -> str:
+        e = c.economy
+        speed = {"fast": "F", "slow": "S"}.get(e.speed, "?")
+        return f"{speed} A{e.actions} R{e.reactions}"
+
+    def phase_label(self, f: Fight) -> str:
+        return f"Round {f.round} · {PHASES[f.phase] if 0 <= f.phase < 4 else ''}"
+
+
+def _spend_focus(f: Fight, c: Combatant, ev: Events, why: str) -> Fight:
+    p = c.pool("focus")
+    if p is None or p.current < 1:
+        raise RuleError(f"{why} costs 1 focus and {c.name} has none left.")
+    from engine.state import set_pool
+
+    f = put(f, replace(c, resources=set_pool(c.resources, replace(p, current=p.current - 1))))
+    ev.append(E.ResourceChanged(c.id, c.name, "focus", -1, p.current - 1))
+    return f

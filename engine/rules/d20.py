@@ -1,0 +1,250 @@
+"""d20: one turn each in initiative order (d20 + Dexterity modifier).
+
+Each turn: a move, one action, one bonus action, and a Gambit declared at the very start. One reaction
+a round, which comes back at the start of the combatant's own turn. Decisions where the text is silent
+are in docs/rules/d20.md.
+"""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from engine import commands as C
+from engine import events as E
+from engine.dice import roll
+from engine.errors import RuleError
+from engine.rules.base import (
+    Events,
+    Ruleset,
+    StatSpec,
+    add_surprise,
+    begin_turn,
+    end_surprise_after_turn,
+    finish_turn,
+    register,
+)
+from engine.state import Combatant, Economy, Fight, put
+
+CONDITIONS = {
+    "Blinded": "Cannot see. Attacks against it have advantage; its own attacks have disadvantage.",
+    "Bleeding": "Takes 1d4 piercing damage at the start of each of its turns until it ends.",
+    "Burning": "Takes fire damage (1d4 unless the source says more) at the start of each of its "
+    "turns, until it ends or an action is spent putting it out.",
+    "Charmed": "Cannot attack, or aim harmful powers at, whoever charmed it.",
+    "Concealed": "Hard to see: attacks against it have disadvantage.",
+    "Confused": "No reactions. Rolls a d10 at the start of each turn for what it does (1 wanders, "
+    "2-6 stands still, 7-8 attacks someone at random, 9-10 acts normally); saves again at the end "
+    "of each turn.",
+    "Deafened": "Cannot hear.",
+    "Disarmed": "Has dropped its weapon; picking it up costs the move or an action.",
+    "Exhaustion": "Each level is -1 on its d20 rolls; a long rest removes a level.",
+    "Frightened": "While the source is in sight: disadvantage on attacks and checks, and cannot "
+    "willingly move closer to it.",
+    "Grappled": "Speed 0. Ends if the grappler is moved away or incapacitated.",
+    "Hidden": "Unseen: its next attack has advantage. Attacking or being found ends it.",
+    "Incapacitated": "Can take no actions and no reactions.",
+    "Marked": "Attacks against it have advantage.",
+    "Poisoned": "Disadvantage on attacks and checks; cannot recover Gambit Points.",
+    "Prone": "Can only crawl, or stand up for half its speed. Melee attacks against it have "
+    "advantage, ranged attacks disadvantage.",
+    "Restrained": "Speed 0. Attacks against it have advantage; disadvantage on its Dexterity saves.",
+    "Slowed": "Its speed is halved.",
+    "Stunned": "Loses its turn and cannot react. Attacks against it have advantage.",
+    "Unconscious": "Incapacitated and prone; drops what it holds. Attacks against it have advantage.",
+    "Surprised": "Did not see the fight coming: loses its first turn.",
+    "Concentrating": "Holding a power: taking damage calls for a Constitution save (DC 10 or half "
+    "the damage, whichever is higher); being incapacitated ends it.",
+}
+
+
+def dex_mod(score: int) -> int:
+    return (score - 10) // 2
+
+
+@register
+class D20(Ruleset):
+    id = "d20"
+    title = "d20"
+    summary = "d20 + Dex initiative; move, action, bonus action, Gambit; one reaction a round."
+    stats = (
+        StatSpec("hp", "Hit points", 10, 0, 9999),
+        StatSpec("ac", "Armor Class", 12, 0, 60),
+        StatSpec("dex", "Dexterity score", 10, 1, 40),
+        StatSpec("init", "Initiative bonus beyond Dex", 0, -20, 40),
+        StatSpec("speed", "Speed (ft)", 30, 0, 500),
+        StatSpec("con_save", "Constitution save bonus", 0, -20, 40),
+    )
+    conditions = CONDITIONS
+    damage_order = ("hp",)
+
+    # --- fight flow ---------------------------------------------------------------------------
+    def start(self, f: Fight, cmd: C.StartFight, ev: Events) -> Fight:
+        given = dict(cmd.initiative)
+        rng = f.rng
+        cs = []
+        for c in f.combatants:
+            econ = Economy(reactions=1)
+            if c.owner:
+                cs.append(replace(c, economy=econ))
+                continue
+            bonus = dex_mod(c.stat("dex", 10)) + c.stat("init")
+            dice = given.get(c.id)
+            r, rng2 = roll(f"1d20{bonus:+d}" if bonus else "1d20", rng, dice)
+            if dice is None:
+                rng = rng2
+            ev.append(E.InitiativeRolled(c.id, c.name, r.total, r))
+            cs.append(replace(c, initiative=r.total, tiebreak=c.stat("dex", 10), economy=econ))
+        f = replace(f, combatants=tuple(cs), rng=rng)
+        f = add_surprise(f, cmd.surprised, ev, "loses its first turn")
+        f = self.reorder(replace(f, round=1, phase=-1))
+        ev.append(E.OrderSet(tuple(f.get(x).name for x in f.order)))
+        ev.append(E.RoundStarted(1))
+        return self._next_turn(f, ev)
+
+    def reorder(self, f: Fight) -> Fight:
+        """Initiative high to low, ties to higher Dex, then the GM's (earlier) order; companions follow
+        their owner. The current turn keeps its place."""
+        prev = {cid: i for i, cid in enumerate(f.order)}
+        added = {c.id: i for i, c in enumerate(f.combatants)}
+        leaders = [c for c in f.combatants if not c.owner or f.find(c.owner) is None]
+        leaders.sort(
+            key=lambda c: (
+                -(c.initiative if c.initiative is not None else -999),
+                -c.tiebreak,
+                prev.get(c.id, 10_000 + added[c.id]),
+            )
+        )
+        order: list[str] = []
+        for c in leaders:
+            order.append(c.id)
+            order.extend(x.id for x in f.combatants if x.owner == c.id)
+        phase = order.index(f.current) if f.current in order else f.phase
+        return replace(f, order=tuple(order), phase=phase)
+
+    def joined(self, f: Fight, c: Combatant, ev: Events) -> Fight:
+        # joins with no initiative (bottom of the order) until the GM sets it
+        f = put(f, replace(c, economy=Economy(reactions=1), tiebreak=c.stat("dex", 10)))
+        return self.reorder(f)
+
+    def left(self, f: Fight, cid: str, ev: Events) -> Fight:
+        idx = f.order.index(cid) if cid in f.order else -1
+        f = super().left(f, cid, ev)
+        if idx != -1 and idx <= f.phase:
+            # the turn pointer stays on whoever comes next
+            f = replace(f, phase=f.phase - 1)
+        return f
+
+    def advance(self, f: Fight, ev: Events) -> Fight:
+        if f.current:
+            f = finish_turn(self, f, ev, self._lost(f.get(f.current)))
+        return self._next_turn(f, ev)
+
+    def _lost(self, c: Combatant) -> str:
+        e = c.economy
+        lost = [n for n, v in (("action", e.actions), ("bonus action", e.bonus)) if v]
+        return ", ".join(lost)
+
+    def _next_turn(self, f: Fight, ev: Events) -> Fight:
+        for _ in range(2 * len(f.order) + 2):
+            idx = f.phase + 1
+            if idx >= len(f.order):
+                f = replace(f, round=f.round + 1, phase=-1)
+                f = replace(f, combatants=tuple(replace(c, economy=replace(c.economy, done=False)) for c in f.combatants))
+                ev.append(E.RoundStarted(f.round))
+                if not f.order:
+                    return f
+                continue
+            f = replace(f, phase=idx)
+            cid = f.order[idx]
+            c = f.get(cid)
+            if c.has("Surprised") and not c.economy.done and f.round == 1:
+                ev.append(E.TurnSkipped(cid, c.name, "surprised, it loses its first turn"))
+                f = end_surprise_after_turn(f, cid, ev, "after its lost first turn")
+                c = f.get(cid)
+                f = put(f, replace(c, economy=replace(c.economy, done=True)))
+                continue
+            if c.down and c.kind == "npc":
+                ev.append(E.TurnSkipped(cid, c.name, "down at 0 hit points"))
+                continue
+            fresh = replace(
+                c.economy,
+                actions=1,
+                bonus=1,
+                move=1,
+                gambit=1,
+                reactions=1,  # the reaction returns at the start of its own turn
+                used=(),
+                dodging=False,
+                disengaged=False,
+                ready="",
+            )
+            f = put(f, replace(c, economy=fresh))
+            return begin_turn(self, f, cid, ev)
+        return f
+
+    # --- the action economy -------------------------------------------------------------------
+    def use(self, f: Fight, cmd: C.UseAction, ev: Events) -> Fight:
+        c = f.get(cmd.who)
+        e = c.economy
+        what = cmd.what
+        if what == "reaction":
+            if e.reactions < 1:
+                raise RuleError(f"{c.name} has already used its reaction this round.")
+            e = replace(e, reactions=e.reactions - 1)
+        else:
+            if f.current != c.id:
+                raise RuleError(f"It is not {c.name}'s turn: only a reaction can be used now.")
+            if what == "action":
+                if e.actions < 1:
+                    raise RuleError(f"{c.name} has already taken its action this turn.")
+                e = replace(e, actions=0, gambit=0)
+            elif what == "bonus":
+                if e.bonus < 1:
+                    raise RuleError(f"{c.name} has already taken its bonus action this turn.")
+                e = replace(e, bonus=0, gambit=0)
+            elif what == "move":
+                if e.move < 1:
+                    raise RuleError(f"{c.name} has already moved this turn.")
+                e = replace(e, move=0, gambit=0)
+            elif what == "gambit":
+                if e.gambit < 1:
+                    raise RuleError(
+                        f"{c.name} can only declare a Gambit at the very start of its turn, "
+                        "before anything else."
+                    )
+                e = replace(e, gambit=0)
+            else:
+                raise RuleError(f"d20 has action, bonus, move, reaction and gambit, not '{what}'.")
+        label = cmd.name.strip()
+        e = replace(e, used=e.used + ((label,) if label else ()))
+        f = put(f, replace(c, economy=e))
+        ev.append(E.ActionUsed(c.id, c.name, what, label, self.describe_economy(f.get(c.id))))
+        return f
+
+    def modify_damage(self, c: Combatant, amount: int, typ: str) -> tuple[int, str]:
+        low = typ.lower()
+        if low and any(r.lower() == low for r in c.vulnerable):
+            return amount * 2, "vulnerable, doubled"
+        if low and any(r.lower() == low for r in c.resist):
+            return amount // 2, "resisted, halved"
+        return amount, ""
+
+    def dropped_state(self, f: Fight, c: Combatant) -> str:
+        if c.owner:
+            return "drops at 0 hit points"
+        if c.kind == "pc":
+            return "is at Death's Door"
+        return "is down at 0 hit points"
+
+    def describe_economy(self, c: Combatant) -> str:
+        e = c.economy
+        parts = [
+            f"A{e.actions}",
+            f"B{e.bonus}",
+            "M" if e.move else "m",
+            f"R{e.reactions}",
+        ]
+        return " ".join(parts)
+
+    def phase_label(self, f: Fight) -> str:
+        return f"Round {f.round}"

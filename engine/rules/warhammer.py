@@ -1,0 +1,261 @@
+"""Warhammer: one d100 Initiative test at the start; combatants act in order of success levels (SL).
+
+Ties go to the higher Agility. Spending a Fortune point at the start of a round lets a combatant pick
+its slot for that round only. One attack (or other action) a turn, and a budget of reactions a round:
+one, plus a bonus parry for a shield or off-hand weapon, plus one for a two-handed weapon, plus one for
+fighting defensively (until its next turn). `phase` is the index of the current slot in `order`, and
+-1 while the round waits at its start for Fortune to be spent. See docs/rules/warhammer.md.
+"""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from engine import commands as C
+from engine import events as E
+from engine.dice import roll
+from engine.errors import RuleError
+from engine.rules.base import (
+    Events,
+    Handler,
+    Ruleset,
+    StatSpec,
+    add_surprise,
+    begin_turn,
+    finish_turn,
+    register,
+    remove_condition,
+)
+from engine.state import Combatant, Economy, Fight, Pool, put, set_pool
+
+CONDITIONS = {
+    "Surprised": "Caught unaware: cannot act or react, and attackers get +20 against it. Ends at "
+    "the end of round 1 or when it is first attacked.",
+}
+
+TIERS = ("minion", "champion", "master")
+
+
+def success_levels(target: int, rolled: int) -> int:
+    """The usual d100 reading: tens digit of the target minus tens digit of the roll (00 = 100)."""
+    return target // 10 - rolled // 10
+
+
+def bonus_parries(c: Combatant) -> int:
+    n = 0
+    if "shield" in c.flags or "offhand" in c.flags:
+        n += 1
+    if "twohanded" in c.flags:
+        n += 1
+    return n
+
+
+@register
+class Warhammer(Ruleset):
+    id = "warhammer"
+    title = "Warhammer"
+    summary = "d100 Initiative test, act by SL (ties to Agility); Fortune picks a slot; reactions."
+    stats = (
+        StatSpec("wounds", "Wounds", 10, 0, 999),
+        StatSpec("ws", "Weapon Skill", 30, 0, 200),
+        StatSpec("bs", "Ballistic Skill", 30, 0, 200),
+        StatSpec("ag", "Agility", 30, 0, 200),
+        StatSpec("i", "Initiative", 30, 0, 200),
+        StatSpec("t", "Toughness", 30, 0, 200),
+        StatSpec("wp", "Willpower", 30, 0, 200),
+        StatSpec("fortune", "Fortune", 0, 0, 20),
+        StatSpec("resolve", "Resolve", 0, 0, 20),
+        StatSpec("resilience", "Resilience", 0, 0, 20),
+    )
+    conditions = CONDITIONS
+    damage_order = ("wounds",)
+    health_label = "Wounds"
+
+    def health(self, stats: tuple[tuple[str, int], ...]) -> tuple[Pool, ...]:
+        w = dict(stats).get("wounds", 10)
+        return (Pool("wounds", w, w),)
+
+    def resources(self, stats: tuple[tuple[str, int], ...], cmd: C.AddCombatant) -> tuple[Pool, ...]:
+        s = dict(stats)
+        return tuple(Pool(k, s[k], s[k]) for k in ("fortune", "resolve", "resilience"))
+
+    def restat(self, c: Combatant, stats: tuple[tuple[str, int], ...]) -> Combatant:
+        c = super().restat(c, stats)
+        s = dict(stats)
+        res = tuple(Pool(p.key, min(p.current, s.get(p.key, p.max)), s.get(p.key, p.max)) for p in c.resources)
+        return replace(c, resources=res)
+
+    def handlers(self) -> dict[type[C.Command], Handler]:
+        return {C.Fortune: self._fortune}
+
+    # --- fight flow ---------------------------------------------------------------------------
+    def start(self, f: Fight, cmd: C.StartFight, ev: Events) -> Fight:
+        given = dict(cmd.initiative)
+        rng = f.rng
+        cs = []
+        for c in f.combatants:
+            r, rng2 = roll("1d100", rng, given.get(c.id))
+            if c.id not in given:
+                rng = rng2
+            target = c.stat("i")
+            sl = success_levels(target, r.total)
+            ok = "success" if r.total <= target else "failure"
+            ev.append(E.InitiativeRolled(c.id, c.name, sl, r, f"SL vs Initiative {target}, {ok}"))
+            cs.append(replace(c, initiative=sl, tiebreak=c.stat("ag")))
+        f = replace(f, combatants=tuple(cs), rng=rng)
+        f = add_surprise(f, cmd.surprised, ev, "cannot act or react")
+        f = self.reorder(f)
+        ev.append(E.OrderSet(tuple(f.get(x).name for x in f.order)))
+        return self._new_round(replace(f, round=0), ev)
+
+    def reorder(self, f: Fight) -> Fight:
+        """By SL, ties to higher Agility, then the GM's earlier order. Keeps the current slot."""
+        prev = {cid: i for i, cid in enumerate(f.order)}
+        added = {c.id: i for i, c in enumerate(f.combatants)}
+        cs = sorted(
+            f.combatants,
+            key=lambda c: (
+                -(c.initiative if c.initiative is not None else -999),
+                -c.stat("ag"),
+                prev.get(c.id, 10_000 + added[c.id]),
+            ),
+        )
+        order = tuple(c.id for c in cs)
+        phase = order.index(f.current) if f.current in order else f.phase
+        return replace(f, order=order, phase=phase)
+
+    def joined(self, f: Fight, c: Combatant, ev: Events) -> Fight:
+        f = put(f, replace(c, economy=self._round_economy(c, c.economy)))
+        return self.reorder(f)
+
+    def left(self, f: Fight, cid: str, ev: Events) -> Fight:
+        idx = f.order.index(cid) if cid in f.order else -1
+        f = super().left(f, cid, ev)
+        if idx != -1 and idx <= f.phase:
+            f = replace(f, phase=f.phase - 1)
+        return f
+
+    def _round_economy(self, c: Combatant, e: Economy) -> Economy:
+        return replace(e, reactions=1, parries=bonus_parries(c), done=False)
+
+    def _new_round(self, f: Fight, ev: Events) -> Fight:
+        if f.round == 1:
+            # Surprised ends at the end of round 1
+            for c in f.combatants:
+                if c.has("Surprised"):
+                    f = put(f, remove_condition(c, "Surprised"))
+                    ev.append(E.ConditionEnded(c.id, c.name, "Surprised", "end of round 1"))
+        f = replace(
+            f,
+            round=f.round + 1,
+            phase=-1,
+            current="",
+            combatants=tuple(replace(c, economy=self._round_economy(c, c.economy)) for c in f.combatants),
+        )
+        if f.round > 1:
+            # the order of a round bought with Fortune lasts that round only
+            f = self.reorder(replace(f, order=tuple(x for x in f.order)))
+        ev.append(E.RoundStarted(f.round))
+        if any(p.key == "fortune" and p.current > 0 for c in f.combatants for p in c.resources):
+            ev.append(E.Info("Start of the round: Fortune may be spent now to choose when to act."))
+            return f
+        return self._next_turn(f, ev)
+
+    def advance(self, f: Fight, ev: Events) -> Fight:
+        if f.current:
+            c = f.get(f.current)
+            lost = "action" if c.economy.actions else ""
+            f = finish_turn(self, f, ev, lost)
+        return self._next_turn(f, ev)
+
+    def _next_turn(self, f: Fight, ev: Events) -> Fight:
+        idx = f.phase + 1
+        while idx < len(f.order):
+            cid = f.order[idx]
+            c = f.get(cid)
+            f = replace(f, phase=idx)
+            if c.has("Surprised"):
+                ev.append(E.TurnSkipped(cid, c.name, "Surprised, it cannot act"))
+                idx += 1
+                continue
+            # one attack or other action; a fighting-defensively reaction lasts until its next turn
+            f = put(f, replace(c, economy=replace(c.economy, actions=1, defensive=0, used=())))
+            return begin_turn(self, f, cid, ev)
+        return self._new_round(f, ev)
+
+    # --- Fortune ------------------------------------------------------------------------------
+    def _fortune(self, f: Fight, cmd: C.Fortune, ev: Events) -> Fight:
+        if not f.started or f.ended:
+            raise RuleError("Fortune buys a slot once the fight is under way.")
+        c = f.get(cmd.who)
+        if f.phase != -1 or f.current:
+            raise RuleError("Fortune is spent at the start of a round, before anyone acts.")
+        p = c.pool("fortune")
+        if p is None or p.current < 1:
+            raise RuleError(f"{c.name} has no Fortune left.")
+        order = [x for x in f.order if x != c.id]
+        if not 0 <= cmd.position <= len(order):
+            raise RuleError(f"Position {cmd.position + 1} is outside the order (1-{len(order) + 1}).")
+        order.insert(cmd.position, c.id)
+        c = replace(c, resources=set_pool(c.resources, replace(p, current=p.current - 1)))
+        f = put(replace(f, order=tuple(order)), c)
+        ev.append(E.ResourceChanged(c.id, c.name, "fortune", -1, p.current - 1))
+        ev.append(E.OrderSet(tuple(f.get(x).name for x in order)))
+        if c.has("Surprised"):
+            # choosing when to act is how a surprised combatant shakes off surprise in round 1
+            f = put(f, remove_condition(c, "Surprised"))
+            ev.append(E.ConditionEnded(c.id, c.name, "Surprised", "spent Fortune to act"))
+        return f
+
+    # --- the action economy -------------------------------------------------------------------
+    def use(self, f: Fight, cmd: C.UseAction, ev: Events) -> Fight:
+        c = f.get(cmd.who)
+        e = c.economy
+        label = cmd.name.strip()
+        if cmd.what in ("parry", "dodge"):
+            if c.has("Surprised"):
+                raise RuleError(f"{c.name} is Surprised and cannot react.")
+            if cmd.what == "parry" and e.parries > 0:
+                e = replace(e, parries=e.parries - 1)
+            elif e.reactions > 0:
+                e = replace(e, reactions=e.reactions - 1)
+            elif e.defensive > 0:
+                e = replace(e, defensive=e.defensive - 1)
+            else:
+                kind = "parries or reactions" if cmd.what == "parry" else "reactions"
+                raise RuleError(f"{c.name} has no {kind} left this round.")
+        elif cmd.what in ("action", "defensive"):
+            if f.current != c.id:
+                raise RuleError(f"It is not {c.name}'s turn.")
+            if e.actions < 1:
+                raise RuleError(f"{c.name} has already taken its one action this turn.")
+            e = replace(e, actions=0, used=e.used + ((label,) if label else ()))
+            if cmd.what == "defensive":
+                # forgoing the attack buys a parry or dodge until its next turn
+                e = replace(e, defensive=1)
+                label = label or "Fighting defensively"
+        else:
+            raise RuleError(f"Warhammer has action, defensive, parry and dodge, not '{cmd.what}'.")
+        f = put(f, replace(c, economy=e))
+        c = f.get(c.id)
+        ev.append(E.ActionUsed(c.id, c.name, cmd.what, label, self.describe_economy(c)))
+        if cmd.target and cmd.what == "action":
+            t = f.get(cmd.target)
+            if t.has("Surprised"):
+                f = put(f, remove_condition(t, "Surprised"))
+                ev.append(E.ConditionEnded(t.id, t.name, "Surprised", "was attacked"))
+        return f
+
+    def dropped_state(self, f: Fight, c: Combatant) -> str:
+        return "is at 0 Wounds and collapses"
+
+    def describe_economy(self, c: Combatant) -> str:
+        e = c.economy
+        extra = f"+P{e.parries}" if e.parries else ""
+        dfn = f"+D{e.defensive}" if e.defensive else ""
+        return f"A{e.actions} R{e.reactions}{extra}{dfn}"
+
+    def phase_label(self, f: Fight) -> str:
+        if f.phase == -1 and not f.current:
+            return f"Round {f.round} · start (Fortune)"
+        return f"Round {f.round}"

@@ -1,0 +1,208 @@
+"""The frozen fight state.
+
+Every struct here is frozen, holds only tuples (never lists or dicts), and carries a tag from day one so
+that it can join a tagged union later without breaking saved files. `gc=False`: states never form
+reference cycles, and keeping them out of the cycle collector makes 10,000 states of history cheap.
+A new state is built with `msgspec.structs.replace`; untouched combatants are shared between states.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+from msgspec.structs import replace
+
+from engine.dice import Rng
+from engine.errors import RuleError
+
+Kind = Literal["pc", "npc"]
+Side = Literal["party", "enemy", "neutral"]
+DurationKind = Literal["turn_start", "turn_end", "phase_end", "round_end", "manual"]
+
+
+class Pool(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="pool"):
+    """A track with a current value, a maximum and (for health) temporary points on top."""
+
+    key: str
+    current: int
+    max: int
+    temp: int = 0
+
+
+class Duration(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="duration"):
+    """When a condition ends.
+
+    turn_start / turn_end: after `count` more starts (ends) of combatant `who`'s turn.
+    phase_end: at the end of phase `phase` of round `round` (nine-phase rounds).
+    round_end: at the end of round `round`.
+    manual: only when removed.
+    """
+
+    kind: DurationKind = "manual"
+    who: str = ""
+    count: int = 1
+    round: int = 0
+    phase: int = 0
+
+
+class Condition(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="condition"):
+    name: str
+    level: int = 1
+    duration: Duration = Duration()
+    source: str = ""  # the combatant id that caused it, when it matters (Charmed, Frightened)
+    note: str = ""
+    dice: str = ""  # damage dice for conditions that hurt each turn (Burning: "1d4" unless said)
+
+
+class Economy(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="economy"):
+    """What a combatant may still do, in the ruleset's terms, and what it has already done.
+
+    Each ruleset uses the fields it needs and documents them; unused fields stay at their defaults.
+    """
+
+    actions: int = 0  # actions left (this turn, or this round in nine-phase)
+    bonus: int = 0  # d20: bonus action left this turn
+    move: int = 0  # d20: movement left this turn (1 = not yet used)
+    reactions: int = 0  # general reactions left
+    parries: int = 0  # warhammer: bonus parry-only reactions left this round
+    defensive: int = 0  # warhammer: fighting-defensively reaction, until its next turn
+    gambit: int = 0  # d20: a Gambit may still be declared this turn (1 = yes)
+    master: bool = False  # nine-phase: Master Action used this round
+    used: tuple[str, ...] = ()  # named actions used this turn (round in nine-phase)
+    phases: tuple[PhaseUse, ...] = ()  # nine-phase: what it did in each phase this round
+    speed: str = ""  # cosmere: "", "fast" or "slow" chosen for this round
+    done: bool = False  # has taken its turn this round
+    ready: str = ""  # d20: the readied action, held for its trigger
+    dodging: bool = False  # d20: Dodge is in effect until its next turn
+    disengaged: bool = False  # d20: Disengage is in effect this turn
+
+
+class PhaseUse(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="phase_use"):
+    phase: int
+    kind: Literal["act", "react"]
+    activity: str
+
+
+class Channel(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="channel"):
+    """A nine-phase channel under way: begun in `start`, resolving in `end`."""
+
+    activity: str
+    start: int
+    end: int
+    uninterruptible: bool = False
+
+
+class Combatant(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="combatant"):
+    id: str
+    name: str
+    kind: Kind = "npc"
+    side: Side = "enemy"
+    health: tuple[Pool, ...] = ()  # the first pool is the one "down at 0" is judged by
+    resources: tuple[Pool, ...] = ()
+    stats: tuple[tuple[str, int], ...] = ()
+    conditions: tuple[Condition, ...] = ()
+    economy: Economy = Economy()
+    initiative: int | None = None
+    tiebreak: int = 0  # a second number that orders ties (Dex, Agility, a d20 roll)
+    owner: str = ""  # d20 companions act on their owner's turn
+    channels: tuple[Channel, ...] = ()
+    dropped: tuple[int, int] | None = None  # (round, phase) it went down, for same-phase rules
+    flags: tuple[str, ...] = ()  # ruleset switches: "boss", "concentrating", "shield", ...
+    resist: tuple[str, ...] = ()
+    vulnerable: tuple[str, ...] = ()
+    note: str = ""
+
+    def stat(self, key: str, default: int = 0) -> int:
+        for k, v in self.stats:
+            if k == key:
+                return v
+        return default
+
+    def pool(self, key: str) -> Pool | None:
+        for p in self.health:
+            if p.key == key:
+                return p
+        for p in self.resources:
+            if p.key == key:
+                return p
+        return None
+
+    def has(self, condition: str) -> bool:
+        low = condition.lower()
+        return any(c.name.lower() == low for c in self.conditions)
+
+    def condition(self, name: str) -> Condition | None:
+        low = name.lower()
+        for c in self.conditions:
+            if c.name.lower() == low:
+                return c
+        return None
+
+    @property
+    def hp(self) -> int:
+        return self.health[0].current if self.health else 0
+
+    @property
+    def down(self) -> bool:
+        return bool(self.health) and self.health[0].current <= 0
+
+
+class Fight(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="fight"):
+    """A whole fight. `phase`, `order` and `current` mean what the ruleset says they mean."""
+
+    ruleset: str
+    name: str = "Fight"
+    combatants: tuple[Combatant, ...] = ()
+    started: bool = False
+    ended: bool = False
+    round: int = 0
+    phase: int = 0
+    order: tuple[str, ...] = ()  # turn order for this round, where the ruleset has one
+    current: str = ""  # the combatant whose turn it is ("" = none / between turns)
+    rng: Rng = Rng()
+    next_id: int = 1
+    settings: tuple[tuple[str, str], ...] = ()  # fight-level choices (who rolls, defaults)
+
+    def get(self, cid: str) -> Combatant:
+        for c in self.combatants:
+            if c.id == cid:
+                return c
+        raise RuleError(f"No combatant with id '{cid}' in this fight.")
+
+    def find(self, cid: str) -> Combatant | None:
+        for c in self.combatants:
+            if c.id == cid:
+                return c
+        return None
+
+    def index(self, cid: str) -> int:
+        for i, c in enumerate(self.combatants):
+            if c.id == cid:
+                return i
+        raise RuleError(f"No combatant with id '{cid}' in this fight.")
+
+    def setting(self, key: str, default: str = "") -> str:
+        for k, v in self.settings:
+            if k == key:
+                return v
+        return default
+
+
+def put(fight: Fight, combatant: Combatant) -> Fight:
+    """The fight with one combatant replaced (matched by id); every other one is shared."""
+    cs = fight.combatants
+    for i, c in enumerate(cs):
+        if c.id == combatant.id:
+            return replace(fight, combatants=cs[:i] + (combatant,) + cs[i + 1 :])
+    raise RuleError(f"No combatant with id '{combatant.id}' in this fight.")
+
+
+def set_pool(pools: tuple[Pool, ...], pool: Pool) -> tuple[Pool, ...]:
+    return tuple(pool if p.key == pool.key else p for p in pools)
+
+
+def set_stat(stats: tuple[tuple[str, int], ...], key: str, value: int) -> tuple[tuple[str, int], ...]:
+    if any(k == key for k, _ in stats):
+        return tuple((k, value if k == key else v) for k, v in stats)
+    return stats + ((key, value),)
