@@ -352,9 +352,13 @@ def duration_text(f: Fight, d: Duration) -> str:
         who = f.find(d.who)
         name = who.name if who else "?"
         when = "start" if d.kind == "turn_start" else "end"
-        n = f"{d.count} turns" if d.count > 1 else "turn"
-        nth = "next " if d.count == 1 else ""
-        return f"until the {when} of {name}'s {nth}{n}" if d.count == 1 else f"for {name}'s next {n}, until its {when}"
+        # a turn_end duration set during that combatant's own turn counts the current turn first
+        n = d.count - (1 if d.kind == "turn_end" and f.current == d.who else 0)
+        if n <= 0:
+            return f"until the end of {name}'s current turn"
+        if n == 1:
+            return f"until the {when} of {name}'s next turn"
+        return f"until the {when} of {name}'s turn {n} turns from now"
     if d.kind == "phase_end":
         return f"until the end of phase {d.phase} of round {d.round}"
     return f"until the end of round {d.round}"

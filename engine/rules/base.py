@@ -22,6 +22,7 @@ from engine.events import (
     ConditionEnded,
     Event,
     TurnEnded,
+    TurnSkipped,
     TurnStarted,
 )
 from engine.state import Combatant, Condition, Economy, Fight, Pool, put
@@ -268,6 +269,15 @@ def finish_turn(rs: Ruleset, f: Fight, ev: Events, lost: str = "") -> Fight:
     f = put(f, replace(c, economy=replace(c.economy, done=True)))
     f = expire(f, cid, "turn_end", ev)
     return replace(f, current="")
+
+
+def skip_turn(f: Fight, cid: str, ev: Events, reason: str) -> Fight:
+    """A turn that is lost still passes: durations that count its start and end tick as usual,
+    so a condition "until the end of its next turn" cannot outlive a lost turn."""
+    c = f.get(cid)
+    ev.append(TurnSkipped(cid, c.name, reason))
+    f = expire(f, cid, "turn_start", ev)
+    return expire(f, cid, "turn_end", ev)
 
 
 def end_surprise_after_turn(f: Fight, cid: str, ev: Events, reason: str) -> Fight:

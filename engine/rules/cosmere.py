@@ -112,14 +112,24 @@ class Cosmere(Ruleset):
         return tuple(c.id for c in self.suggested(f, f.phase))
 
     def advance(self, f: Fight, ev: Events) -> Fight:
+        """End the current turn and start the suggested next one. When the fast-PC phase has nobody
+        who chose fast but has undecided PCs, stop there with no current turn: a PC may still decide
+        to go fast (StartTurn). Pressing next while stopped there moves on; they go slow."""
+        arrived = bool(f.current)
         if f.current:
-            return self._end_turn(f, ev)
-        for _ in range(5):
+            f = self._end_turn(f, ev)
+        for _ in range(9):
             nxt = self.suggested(f, f.phase)
             if nxt:
                 return self._begin(f, nxt[0], ev)
+            if arrived and f.phase == 0 and self._undecided_pcs(f):
+                return f
             f = self._next_phase(f, ev)
+            arrived = True
         return f
+
+    def _undecided_pcs(self, f: Fight) -> bool:
+        return any(c.kind == "pc" and not c.economy.done and not c.economy.speed for c in f.combatants)
 
     def _end_turn(self, f: Fight, ev: Events) -> Fight:
         c = f.get(f.current)

@@ -22,6 +22,7 @@ from engine.rules.base import (
     end_surprise_after_turn,
     finish_turn,
     register,
+    skip_turn,
 )
 from engine.state import Combatant, Economy, Fight, put
 
@@ -158,13 +159,13 @@ class D20(Ruleset):
             cid = f.order[idx]
             c = f.get(cid)
             if c.has("Surprised") and not c.economy.done and f.round == 1:
-                ev.append(E.TurnSkipped(cid, c.name, "surprised, it loses its first turn"))
+                f = skip_turn(f, cid, ev, "surprised, it loses its first turn")
                 f = end_surprise_after_turn(f, cid, ev, "after its lost first turn")
                 c = f.get(cid)
                 f = put(f, replace(c, economy=replace(c.economy, done=True)))
                 continue
             if c.down and c.kind == "npc":
-                ev.append(E.TurnSkipped(cid, c.name, "down at 0 hit points"))
+                f = skip_turn(f, cid, ev, "down at 0 hit points")
                 continue
             fresh = replace(
                 c.economy,

@@ -97,13 +97,17 @@ class NinePhase(Ruleset):
             ev.append(E.PhaseStarted(f.round, f.phase, f"Phase {f.phase}"))
             return f
         f = expire_at(f, ev, None)
-        lost = [c for c in f.combatants if c.economy.actions or c.economy.reactions]
-        for c in lost:
+        lost = []
+        for c in f.combatants:
             e = c.economy
+            if self.out(f, c) or not (e.actions or e.reactions):
+                continue
             parts = [f"{e.actions} action{'s' if e.actions != 1 else ''}"] if e.actions else []
             if e.reactions:
                 parts.append("the reaction")
-            ev.append(E.TurnEnded(c.id, c.name, " and ".join(parts)))
+            lost.append(f"{c.name} {' and '.join(parts)}")
+        if lost:
+            ev.append(E.Info(f"End of round {f.round}, unused and lost: " + "; ".join(lost)))
         f = replace(
             f,
             round=f.round + 1,

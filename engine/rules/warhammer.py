@@ -25,6 +25,7 @@ from engine.rules.base import (
     finish_turn,
     register,
     remove_condition,
+    skip_turn,
 )
 from engine.state import Combatant, Economy, Fight, Pool, put, set_pool
 
@@ -175,7 +176,7 @@ class Warhammer(Ruleset):
             c = f.get(cid)
             f = replace(f, phase=idx)
             if c.has("Surprised"):
-                ev.append(E.TurnSkipped(cid, c.name, "Surprised, it cannot act"))
+                f = skip_turn(f, cid, ev, "Surprised, it cannot act")
                 idx += 1
                 continue
             # one attack or other action; a fighting-defensively reaction lasts until its next turn

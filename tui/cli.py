@@ -1,0 +1,274 @@
+"""The `fracas` command.
+
+    fracas                       the start screen (saved fights, new fight, demos)
+    fracas FILE                  open a saved fight
+    fracas demo RULES            a fresh copy of the bundled demo fight of RULES
+    fracas script FILE --rules ID [--seed N] [--events | --summary]
+    fracas list | check FILE [--repair] | export FILE (--json | --markdown) [-o OUT]
+
+Textual is imported only by the commands that open the app, so the script runner and the file tools
+start fast and work without a terminal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+SUBCOMMANDS = ("demo", "script", "list", "check", "export", "new")
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="fracas", description="A combat tracker for tabletop RPG game masters.")
+    sub = p.add_subparsers(dest="command")
+
+    d = sub.add_parser("demo", help="play a fresh copy of a bundled demo fight")
+    d.add_argument("rules", nargs="?", default="d20", help="cosmere, ninephase, d20 or warhammer")
+    d.add_argument("--seed", type=int, default=None, help="random seed (default: a fresh one)")
+    d.add_argument("--dir", type=Path, default=None, help="where to put the copy (default: the data dir)")
+
+    n = sub.add_parser("new", help="start a new, empty fight")
+    n.add_argument("rules", help="cosmere, ninephase, d20 or warhammer")
+    n.add_argument("name", nargs="?", default="New fight")
+    n.add_argument("--dir", type=Path, default=None)
+
+    s = sub.add_parser("script", help="apply commands from a JSON Lines file and print the final state")
+    s.add_argument("file", type=Path, help="JSON Lines of commands ('-' for standard input)")
+    s.add_argument("--rules", required=True, help="cosmere, ninephase, d20 or warhammer")
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--name", default="Scripted fight")
+    out = s.add_mutually_exclusive_group()
+    out.add_argument("--events", action="store_true", help="print every event as well as the state")
+    out.add_argument("--summary", action="store_true", help="print a compact summary instead")
+    out.add_argument("--log", action="store_true", help="print the log lines, then the summary")
+    s.add_argument("--save", type=Path, default=None, help="also write the fight to a new save file")
+
+    sub.add_parser("list", help="list saved fights, newest first").add_argument("--dir", type=Path, default=None)
+
+    c = sub.add_parser("check", help="verify every record of a save file")
+    c.add_argument("file", type=Path)
+    c.add_argument("--repair", action="store_true", help="back the file up, then drop a torn tail")
+
+    e = sub.add_parser("export", help="export a fight as JSON or Markdown")
+    e.add_argument("file", type=Path)
+    fmt = e.add_mutually_exclusive_group(required=True)
+    fmt.add_argument("--json", action="store_true")
+    fmt.add_argument("--markdown", action="store_true")
+    e.add_argument("-o", "--output", type=Path, default=None)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] not in SUBCOMMANDS and not argv[0].startswith("-"):
+        if len(argv) > 1:
+            print("fracas: give one save file to open", file=sys.stderr)
+            return 2
+        return _open_file(Path(argv[0]))
+    args = _parser().parse_args(argv)
+    try:
+        if args.command is None:
+            return _run_app(None)
+        if args.command == "script":
+            return run_script(args)
+        if args.command == "demo":
+            return _demo(args)
+        if args.command == "new":
+            return _new(args)
+        from saves import cli as saves_cli
+
+        handler = {"list": saves_cli.cmd_list, "check": saves_cli.cmd_check, "export": saves_cli.cmd_export}
+        return int(handler[args.command](args))
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # the last line of defence: one line, never a traceback
+        from engine import RuleError
+
+        kind = "" if isinstance(exc, RuleError) else f"{type(exc).__name__}: "
+        print(f"fracas: {kind}{exc}", file=sys.stderr)
+        return 1
+
+
+# --- the app ----------------------------------------------------------------------------------
+
+
+def _run_app(session: Any) -> int:
+    from tui.app import make_app
+
+    app = make_app(session) if session is not None else make_app(start_screen=True)
+    try:
+        app.run()
+    finally:
+        if session is not None:
+            session.close()
+    return int(app.return_code or 0)
+
+
+def _open_file(path: Path) -> int:
+    from saves.errors import LockedError, SaveError
+    from saves.session import Session
+
+    try:
+        session = Session.open(path)
+    except LockedError as exc:
+        print(f"fracas: {exc} Opening it read-only.", file=sys.stderr)
+        try:
+            session = Session.open(path, readonly=True)
+        except SaveError as exc2:
+            print(f"fracas: {exc2}", file=sys.stderr)
+            return 1
+    except SaveError as exc:
+        print(f"fracas: {exc}", file=sys.stderr)
+        return 1
+    return _run_app(session)
+
+
+def _fresh_path(directory: Path | None, stem: str) -> Path:
+    import datetime as dt
+
+    from saves import default_dir
+
+    folder = directory or default_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    safe = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in stem)[:40] or "fight"
+    for i in range(1000):
+        path = folder / f"{safe}-{stamp}{'-' + str(i) if i else ''}.fracas"
+        if not path.exists():
+            return path
+    raise OSError(f"no free file name in {folder}")
+
+
+def _demo(args: argparse.Namespace) -> int:
+    import secrets
+
+    from saves.demo import demo_commands, demo_history
+    from saves.session import Session
+
+    seed = args.seed if args.seed is not None else secrets.randbits(31)
+    demo_commands(args.rules)  # a clear message for an unknown ruleset before anything is written
+    history = demo_history(args.rules, seed)
+    session = Session.create(_fresh_path(args.dir, f"demo-{args.rules}"), history.nodes[0].state)
+    for node in history.nodes[1:]:
+        assert node.command is not None
+        session.apply(node.command)
+    return _run_app(session)
+
+
+def _new(args: argparse.Namespace) -> int:
+    import secrets
+
+    from engine import new_fight
+    from saves.session import Session
+
+    fight = new_fight(args.rules, args.name, secrets.randbits(31))
+    session = Session.create(_fresh_path(args.dir, args.name), fight)
+    return _run_app(session)
+
+
+# --- the script runner ------------------------------------------------------------------------
+
+MAX_SCRIPT_BYTES = 64 * 1024 * 1024
+
+
+def run_script(args: argparse.Namespace) -> int:
+    """Apply a JSON Lines file of commands; any error names its line and exits non-zero."""
+    from engine import History, RuleError, command_union, describe, new_fight
+
+    if str(args.file) == "-":
+        data = sys.stdin.buffer.read(MAX_SCRIPT_BYTES + 1)
+    else:
+        try:
+            with open(args.file, "rb") as fh:
+                data = fh.read(MAX_SCRIPT_BYTES + 1)
+        except OSError as exc:
+            print(f"fracas: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
+            return 1
+    if len(data) > MAX_SCRIPT_BYTES:
+        print(f"fracas: {args.file} is larger than {MAX_SCRIPT_BYTES // 2**20} MiB", file=sys.stderr)
+        return 1
+    try:
+        history = History.start(new_fight(args.rules, args.name, args.seed))
+    except RuleError as exc:
+        print(f"fracas: {exc}", file=sys.stderr)
+        return 2
+    decoder = msgspec.json.Decoder(command_union())
+    events: list[tuple[int, Any]] = []
+    for number, raw in enumerate(data.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith(b"#") or line.startswith(b"//"):
+            continue
+        try:
+            command = decoder.decode(line)
+            for ev in history.apply(command):
+                events.append((number, ev))
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            print(f"fracas: {args.file}: line {number}: not a command: {exc}", file=sys.stderr)
+            return 1
+        except RuleError as exc:
+            print(f"fracas: {args.file}: line {number}: {exc}", file=sys.stderr)
+            return 1
+    state = history.state
+    if args.save is not None:
+        from saves.session import Session
+
+        if args.save.exists():
+            print(f"fracas: {args.save} already exists; not overwriting it", file=sys.stderr)
+            return 1
+        session = Session.create(args.save, history.nodes[0].state)
+        for i in history.path()[1:]:
+            session.apply(history.nodes[i].command)  # type: ignore[arg-type]
+        session.close()
+    if args.summary or args.log:
+        if args.log:
+            for number, ev in events:
+                print(f"{number:>4}  {describe(ev)}")
+        out: Any = summary(state)
+    elif args.events:
+        out = {
+            "events": [
+                {"line": n, "text": describe(ev), "event": msgspec.to_builtins(ev)} for n, ev in events
+            ],
+            "state": msgspec.to_builtins(state),
+        }
+    else:
+        out = msgspec.to_builtins(state)
+    sys.stdout.write(msgspec.json.format(msgspec.json.encode(out), indent=2).decode() + "\n")
+    return 0
+
+
+def summary(state: Any) -> dict[str, Any]:
+    """A compact, readable view of a fight: what docs/commands.md shows for each worked example."""
+    from engine import get_ruleset
+
+    rs = get_ruleset(state.ruleset)
+    combatants = {}
+    for c in state.combatants:
+        entry: dict[str, Any] = {"name": c.name}
+        for p in c.health:
+            entry[p.key] = f"{p.current}/{p.max}" + (f"+{p.temp}" if p.temp else "")
+        for p in c.resources:
+            entry[p.key] = f"{p.current}/{p.max}"
+        if c.conditions:
+            entry["conditions"] = [x.name + (f" {x.level}" if x.level > 1 else "") for x in c.conditions]
+        if c.channels:
+            entry["channels"] = [f"{ch.activity} {ch.start}-{ch.end}" for ch in c.channels]
+        if c.initiative is not None:
+            entry["initiative"] = c.initiative
+        entry["economy"] = rs.describe_economy(c)
+        combatants[c.id] = entry
+    return {
+        "round": state.round,
+        "where": rs.phase_label(state),
+        "current": state.current,
+        "order": list(state.order),
+        "combatants": combatants,
+    }
+
+
+if __name__ == "__main__":
+    sys.exit(main())
