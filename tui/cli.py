@@ -231,9 +231,7 @@ def run_script(args: argparse.Namespace) -> int:
         out: Any = summary(state)
     elif args.events:
         out = {
-            "events": [
-                {"line": n, "text": describe(ev), "event": msgspec.to_builtins(ev)} for n, ev in events
-            ],
+            "events": [{"line": n, "text": describe(ev), "event": msgspec.to_builtins(ev)} for n, ev in events],
             "state": msgspec.to_builtins(state),
         }
     else:

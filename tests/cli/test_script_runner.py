@@ -14,9 +14,7 @@ from tui.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "commands.md"
-EXAMPLE = re.compile(
-    r"<!-- example: rules=(\w+) seed=(\d+) -->.*?```jsonl\n(.*?)```\s*```json\n(.*?)```", re.S
-)
+EXAMPLE = re.compile(r"<!-- example: rules=(\w+) seed=(\d+) -->.*?```jsonl\n(.*?)```\s*```json\n(.*?)```", re.S)
 
 
 def _examples() -> list[tuple[str, int, str, str]]:
@@ -62,7 +60,9 @@ def test_script_error_names_the_line_and_the_rule(tmp_path: Path, capsys: pytest
     assert "Traceback" not in err
 
 
-def test_script_rejects_malformed_lines_with_a_one_line_message(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_script_rejects_malformed_lines_with_a_one_line_message(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     for body, needle in [
         ('{"cmd":"add"}\n', "line 1: not a command"),
         ('{"cmd":"explode","who":"c1"}\n', "line 1: not a command"),
@@ -80,7 +80,9 @@ def test_script_rejects_malformed_lines_with_a_one_line_message(tmp_path: Path, 
         assert err.count("\n") == 1, err
 
 
-def test_unknown_ruleset_and_missing_file_are_one_line_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_unknown_ruleset_and_missing_file_are_one_line_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "empty.jsonl"
     path.write_text("")
     assert main(["script", str(path), "--rules", "chess"]) == 2
