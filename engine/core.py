@@ -220,7 +220,7 @@ def _reorder(rs: Ruleset, f: Fight, cmd: C.Reorder, ev: Events) -> Fight:
     if not 0 <= cmd.position <= len(order):
         raise RuleError(f"Position {cmd.position + 1} is outside the order (1-{len(order) + 1}).")
     order.insert(cmd.position, c.id)
-    f = replace(f, order=tuple(order))
+    f = rs.order_changed(replace(f, order=tuple(order)))
     ev.append(E.OrderSet(tuple(f.get(x).name for x in order)))
     return f
 

@@ -140,6 +140,15 @@ class Ruleset(ABC):
         """Initiative was set by hand: re-sort the order."""
         return f
 
+    def order_changed(self, f: Fight) -> Fight:
+        """The GM moved someone in `order` by hand: the turn stays with whoever is acting.
+
+        The default suits rulesets whose `phase` is the acting slot in `order` (d20, warhammer);
+        without it the pointer would keep the old slot and skip or repeat someone."""
+        if f.current in f.order:
+            return replace(f, phase=f.order.index(f.current))
+        return f
+
     # --- hooks --------------------------------------------------------------------------------
     def damage_taken(self, f: Fight, c: Combatant, amount: int, cmd: Damage, ev: Events) -> Fight:
         """After damage has come off (c is the damaged combatant as it is now)."""

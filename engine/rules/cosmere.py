@@ -187,7 +187,10 @@ class Cosmere(Ruleset):
             raise RuleError(f"{c.name} has already taken its turn this round.")
         if f.current == c.id:
             raise RuleError(f"It is already {c.name}'s turn.")
-        speed = cmd.speed or c.economy.speed or ("fast" if f.phase in (0, 1) else "slow")
+        speed = cmd.speed or c.economy.speed or "fast"
+        if not cmd.speed and _phase_of(c, speed) < f.phase:
+            # no speed asked for now, and the fast turns are behind it: it simply goes slow
+            speed = "slow"
         target = _phase_of(c, speed)
         if target < f.phase:
             if speed == "fast":

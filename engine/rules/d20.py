@@ -111,7 +111,7 @@ class D20(Ruleset):
         leaders.sort(
             key=lambda c: (
                 -(c.initiative if c.initiative is not None else -999),
-                -c.tiebreak,
+                -c.stat("dex", 10),  # the Dex it has now, should the GM edit it mid-fight
                 prev.get(c.id, 10_000 + added[c.id]),
             )
         )
@@ -158,13 +158,15 @@ class D20(Ruleset):
             f = replace(f, phase=idx)
             cid = f.order[idx]
             c = f.get(cid)
+            if c.economy.done:
+                continue  # moved down the order after acting: one turn a round
             if c.has("Surprised") and not c.economy.done and f.round == 1:
                 f = skip_turn(f, cid, ev, "surprised, it loses its first turn")
                 f = end_surprise_after_turn(f, cid, ev, "after its lost first turn")
                 c = f.get(cid)
                 f = put(f, replace(c, economy=replace(c.economy, done=True)))
                 continue
-            if c.down and c.kind == "npc":
+            if c.down and (c.kind == "npc" or c.owner):  # companions drop, never at Death's Door
                 f = skip_turn(f, cid, ev, "down at 0 hit points")
                 continue
             fresh = replace(

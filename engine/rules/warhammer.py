@@ -175,6 +175,9 @@ class Warhammer(Ruleset):
             cid = f.order[idx]
             c = f.get(cid)
             f = replace(f, phase=idx)
+            if c.economy.done:
+                idx += 1  # moved down the order after acting: one turn a round
+                continue
             if c.has("Surprised"):
                 f = skip_turn(f, cid, ev, "Surprised, it cannot act")
                 idx += 1
