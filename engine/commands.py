@@ -192,6 +192,7 @@ class Activity(Command, tag="activity"):
     reaction: bool = False
     channel: bool = False
     uninterruptible: bool = False
+    repeatable: bool = False  # the activity says it may be attempted more than once a round
 
 
 class SavingThrow(Command, tag="save"):

@@ -76,6 +76,8 @@ class Economy(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="ec
     ready: str = ""  # d20: the readied action, held for its trigger
     dodging: bool = False  # d20: Dodge is in effect until its next turn
     disengaged: bool = False  # d20: Disengage is in effect this turn
+    attacks: int = 0  # warhammer: attacks made this turn
+    attack_option: str = ""  # warhammer: the multiple-attack option chosen for this turn
 
 
 class PhaseUse(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="phase_use"):
@@ -91,6 +93,28 @@ class Channel(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="ch
     start: int
     end: int
     uninterruptible: bool = False
+    status: Literal["", "resolved", "interrupted"] = ""  # "" = under way (or resolving now)
+    at: int = 0  # the phase it resolved or was interrupted in
+
+
+class ActivitySpec(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="activity_spec"):
+    """Nine-phase: one entry of the fight's activity catalog (see engine/rules/ninephase_catalog.py).
+
+    phase: the earliest phase (the locked phase with `lock`); None = any phase. weapon: the earliest
+    phase is the Speed Factor of the weapon used, given when the activity is performed.
+    """
+
+    name: str
+    cost: int = 1
+    phase: int | None = None
+    weapon: bool = False
+    lock: bool = False
+    master: bool = False
+    reaction: bool = False
+    channel: bool = False
+    uninterruptible: bool = False
+    repeatable: bool = False
+    note: str = ""
 
 
 class Combatant(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="combatant"):
@@ -163,6 +187,7 @@ class Fight(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="figh
     rng: Rng = Rng()
     next_id: int = 1
     settings: tuple[tuple[str, str], ...] = ()  # fight-level choices (who rolls, defaults)
+    activities: tuple[ActivitySpec, ...] | None = None  # nine-phase catalog; None = the defaults
 
     def get(self, cid: str) -> Combatant:
         for c in self.combatants:

@@ -14,8 +14,9 @@ from msgspec.structs import replace
 from engine import commands as C
 from engine import events as E
 from engine.errors import RuleError
+from engine.rules import ninephase_catalog as K
 from engine.rules.base import Events, Handler, Ruleset, StatSpec, expire_at, register
-from engine.state import Channel, Combatant, Economy, Fight, PhaseUse, Pool, put
+from engine.state import ActivitySpec, Channel, Combatant, Economy, Fight, PhaseUse, Pool, put
 
 ACTIONS = 3
 PHASES = 9
@@ -25,6 +26,19 @@ CONDITIONS: dict[str, str] = {}
 
 def _fresh() -> Economy:
     return Economy(actions=ACTIONS, reactions=1)
+
+
+def _close_channels(c: Combatant, phase: int) -> Combatant:
+    """Mark the channels completing in `phase` as resolved (kept for the board until the round ends)."""
+    if not any(ch.status == "" and ch.end == phase for ch in c.channels):
+        return c
+    return replace(
+        c,
+        channels=tuple(
+            replace(ch, status="resolved", at=phase) if ch.status == "" and ch.end == phase else ch
+            for ch in c.channels
+        ),
+    )
 
 
 @register
@@ -48,7 +62,13 @@ class NinePhase(Ruleset):
         return _fresh()
 
     def handlers(self) -> dict[type[C.Command], Handler]:
-        return {C.Activity: self._activity}
+        return {
+            C.Activity: self._activity,
+            K.DoActivity: self._do_activity,
+            K.DefineActivity: lambda f, cmd, ev: K.define(f, cmd, ev),
+            K.ForgetActivity: lambda f, cmd, ev: K.forget(f, cmd, ev),
+            K.StopChannel: self._stop_channel,
+        }
 
     # --- fight flow ---------------------------------------------------------------------------
     def start(self, f: Fight, cmd: C.StartFight, ev: Events) -> Fight:
@@ -81,21 +101,13 @@ class NinePhase(Ruleset):
 
     def advance(self, f: Fight, ev: Events) -> Fight:
         ended = f.phase
-        # channels completing in this phase resolve automatically, with no new turn
-        cs = []
-        for c in f.combatants:
-            done = [ch for ch in c.channels if ch.end == ended]
-            if done:
-                for ch in done:
-                    ev.append(E.ChannelResolved(c.id, c.name, ch.activity, ended))
-                c = replace(c, channels=tuple(ch for ch in c.channels if ch.end != ended))
-            cs.append(c)
-        f = replace(f, combatants=tuple(cs))
+        # channels whose completion phase this was are done (they were announced when it began)
+        f = replace(f, combatants=tuple(_close_channels(c, ended) for c in f.combatants))
         f = expire_at(f, ev, ended)
         if ended < PHASES:
             f = replace(f, phase=ended + 1)
             ev.append(E.PhaseStarted(f.round, f.phase, f"Phase {f.phase}"))
-            return f
+            return self._announce(f, ev)
         f = expire_at(f, ev, None)
         lost = []
         for c in f.combatants:
@@ -120,83 +132,136 @@ class NinePhase(Ruleset):
 
     # --- acting and reacting ------------------------------------------------------------------
     def _activity(self, f: Fight, cmd: C.Activity, ev: Events) -> Fight:
+        return self.perform(f, cmd.who, K.as_spec(cmd), cmd.earliest, ev)
+
+    def _do_activity(self, f: Fight, cmd: K.DoActivity, ev: Events) -> Fight:
+        spec = K.find(f, cmd.name)
+        if spec is None:
+            raise RuleError(f"There is no activity called {cmd.name.strip() or '(blank)'} in the catalog.")
+        if spec.weapon:
+            if cmd.speed is None:
+                raise RuleError(f"{spec.name} starts at the weapon's Speed Factor: give it (1-9).")
+            if not 1 <= cmd.speed <= PHASES:
+                raise RuleError(f"A Speed Factor is a phase from 1 to 9, not {cmd.speed}.")
+            earliest: int | None = cmd.speed
+        else:
+            if cmd.speed is not None:
+                raise RuleError(f"{spec.name} does not depend on a weapon's Speed Factor.")
+            earliest = spec.phase
+        return self.perform(f, cmd.who, spec, earliest, ev)
+
+    def perform(
+        self, f: Fight, who: str, spec: ActivitySpec, earliest: int | None, ev: Events
+    ) -> Fight:
+        """Act or react in the current phase: every rule of the text checked before anything changes."""
         if not f.started or f.ended:
             raise RuleError("The fight is not under way.")
-        c = f.get(cmd.who)
+        c = f.get(who)
+        spec = K.check_spec(replace(spec, phase=earliest, weapon=False))
         e = c.economy
-        name = cmd.name.strip()
+        name = spec.name
         p = f.phase
-        if not name:
-            raise RuleError("Name the activity.")
-        if not 0 <= cmd.cost <= 3:
-            raise RuleError("An activity costs 0 to 3 actions.")
-        if cmd.earliest is not None and not 1 <= cmd.earliest <= PHASES:
-            raise RuleError("An activity's phase is a number from 1 to 9.")
         if self.out(f, c):
             raise RuleError(f"{c.name} dropped in an earlier phase and cannot act any more.")
         here = next((u for u in e.phases if u.phase == p), None)
         if here is not None:
             did = "acted" if here.kind == "act" else "reacted"
             raise RuleError(f"{c.name} has already {did} in phase {p} ({here.activity}): one turn a phase.")
-        if name.lower() in (u.lower() for u in e.used):
+        if not spec.repeatable and name.lower() in (u.lower() for u in e.used):
             raise RuleError(f"{c.name} has already attempted {name} this round: each activity once a round.")
-        channel = cmd.channel or cmd.uninterruptible
-        master = cmd.master or channel
-        lock = cmd.lock or channel
-        if channel and cmd.reaction:
-            raise RuleError("A reaction cannot be channeled.")
-        if lock and cmd.earliest is None:
-            raise RuleError(f"{name} is Phase Locked: give the phase it is locked to.")
-        if cmd.earliest is not None:
-            if lock and p != cmd.earliest:
-                raise RuleError(f"{name} is Phase Locked to phase {cmd.earliest}; it is phase {p}.")
-            if p < cmd.earliest:
-                raise RuleError(f"{name} cannot start before phase {cmd.earliest}; it is phase {p}.")
-        if cmd.reaction:
-            if e.reactions < 1:
-                raise RuleError(f"{c.name} has already used its reaction this round.")
-            if cmd.master and e.master:
-                raise RuleError(f"{c.name} has already used its Master Action this round.")
-        if cmd.cost > e.actions:
-            raise RuleError(f"{name} costs {cmd.cost} actions and {c.name} has {e.actions} left.")
-        if master and not cmd.reaction and e.master:
+        channel, master, lock = spec.channel, spec.master, spec.lock
+        if earliest is not None:
+            if lock and p != earliest:
+                raise RuleError(f"{name} is Phase Locked to phase {earliest}; it is phase {p}.")
+            if p < earliest:
+                raise RuleError(f"{name} cannot start before phase {earliest}; it is phase {p}.")
+        if spec.reaction and e.reactions < 1:
+            raise RuleError(f"{c.name} has already used its reaction this round.")
+        if spec.cost > e.actions:
+            raise RuleError(f"{name} costs {spec.cost} actions and {c.name} has {e.actions} left.")
+        if master and e.master:
             raise RuleError(f"{c.name} has already used its Master Action this round.")
-        if channel and p + cmd.cost > PHASES:
+        if channel and p + spec.cost > PHASES:
             raise RuleError(
-                f"A {cmd.cost}-action channel begun in phase {p} would resolve in phase "
-                f"{p + cmd.cost}, after the round ends."
+                f"A {spec.cost}-action channel begun in phase {p} would resolve in phase "
+                f"{p + spec.cost}, after the round ends."
             )
         e = replace(
             e,
-            actions=e.actions - cmd.cost,
-            reactions=e.reactions - (1 if cmd.reaction else 0),
+            actions=e.actions - spec.cost,
+            reactions=e.reactions - (1 if spec.reaction else 0),
             master=e.master or master,
             used=e.used + (name,),
-            phases=e.phases + (PhaseUse(p, "react" if cmd.reaction else "act", name),),
+            phases=e.phases + (PhaseUse(p, "react" if spec.reaction else "act", name),),
         )
         c = replace(c, economy=e)
-        if channel and cmd.cost > 0:
-            c = replace(c, channels=c.channels + (Channel(name, p, p + cmd.cost, cmd.uninterruptible),))
+        if channel:
+            c = replace(c, channels=c.channels + (Channel(name, p, p + spec.cost, spec.uninterruptible),))
         f = put(f, c)
-        kind = "reaction" if cmd.reaction else f"{cmd.cost} action{'s' if cmd.cost != 1 else ''}"
+        kind = "reaction" if spec.reaction else f"{spec.cost} action{'s' if spec.cost != 1 else ''}"
+        if spec.reaction and spec.cost:
+            kind = f"reaction, {spec.cost} action{'s' if spec.cost != 1 else ''}"
         if master:
-            kind = ("Master Reaction" if cmd.reaction else f"Master Action, {kind}")
+            kind = "Master Reaction" if spec.reaction else f"Master Action, {kind}"
         ev.append(E.ActionUsed(c.id, c.name, kind, name, self.describe_economy(c)))
-        if channel and cmd.cost > 0:
-            ev.append(E.ChannelBegun(c.id, c.name, name, p, p + cmd.cost))
-        elif channel:
-            ev.append(E.ChannelResolved(c.id, c.name, name, p))
+        if channel:
+            ev.append(E.ChannelBegun(c.id, c.name, name, p, p + spec.cost))
+            if spec.cost == 0:
+                # a channel resolves after as many phases as it costs: a 0-cost one in this phase
+                f = self._announce(f, ev, only=c.id)
         return f
+
+    def _announce(self, f: Fight, ev: Events, only: str = "") -> Fight:
+        """Channels completing in the phase that just began resolve now, with no new turn: the GM
+        adjudicates their effect together with everything else in this phase."""
+        for c in f.combatants:
+            if only and c.id != only:
+                continue
+            for ch in c.channels:
+                if ch.status == "" and ch.end == f.phase:
+                    ev.append(E.ChannelResolved(c.id, c.name, ch.activity, f.phase))
+                    if self.out(f, c) or c.down:
+                        ev.append(E.Info(
+                            f"{c.name} is down: {ch.activity} still completes, but its target must "
+                            "still be valid (the GM's call).", c.id,
+                        ))
+        return f
+
+    def _stop_channel(self, f: Fight, cmd: K.StopChannel, ev: Events) -> Fight:
+        if not f.started or f.ended:
+            raise RuleError("The fight is not under way.")
+        c = f.get(cmd.who)
+        live = [ch for ch in c.channels if ch.status == ""]
+        want = cmd.activity.strip().lower()
+        pick = [ch for ch in live if not want or ch.activity.lower() == want]
+        if not pick:
+            what = f" called {cmd.activity.strip()}" if want else ""
+            raise RuleError(f"{c.name} has no channel{what} under way.")
+        if len(pick) > 1:
+            raise RuleError(f"{c.name} has several channels under way: name the one to stop.")
+        why = cmd.reason.strip() or f"stopped in phase {f.phase}"
+        if len(why) > 200:
+            raise RuleError("Keep the reason to one short line (200 characters).")
+        ch = pick[0]
+        ev.append(E.ChannelInterrupted(c.id, c.name, ch.activity, why))
+        stopped = replace(ch, status="interrupted", at=f.phase)
+        return put(f, replace(c, channels=tuple(stopped if x is ch else x for x in c.channels)))
 
     # --- interruption -------------------------------------------------------------------------
     def _interrupt(self, f: Fight, c: Combatant, why: str, ev: Events) -> Fight:
         p = f.phase
-        broken = [ch for ch in c.channels if ch.start < p < ch.end and not ch.uninterruptible]
+        broken = [
+            ch for ch in c.channels
+            if ch.status == "" and ch.start < p < ch.end and not ch.uninterruptible
+        ]
         if not broken:
             return f
         for ch in broken:
             ev.append(E.ChannelInterrupted(c.id, c.name, ch.activity, why))
-        return put(f, replace(c, channels=tuple(ch for ch in c.channels if ch not in broken)))
+        chans = tuple(
+            replace(ch, status="interrupted", at=p) if ch in broken else ch for ch in c.channels
+        )
+        return put(f, replace(c, channels=chans))
 
     def damage_taken(self, f: Fight, c: Combatant, amount: int, cmd: C.Damage, ev: Events) -> Fight:
         if amount <= 0:
