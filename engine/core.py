@@ -82,6 +82,16 @@ def _text(s: str, what: str) -> str:
     return s
 
 
+def _words(values: tuple[str, ...], what: str) -> tuple[str, ...]:
+    """Flags, resistances, vulnerabilities: a short list of short one-line words."""
+    if len(values) > 50:
+        raise RuleError(f"At most 50 {what}.")
+    for v in values:
+        if not v.strip() or len(v) > 40 or not v.isprintable():
+            raise RuleError(f"Each of the {what} is a word or two on one line (at most 40 characters).")
+    return tuple(values)
+
+
 def _started(f: Fight) -> None:
     if not f.started:
         raise RuleError("The fight has not started yet: start it first.")
@@ -123,10 +133,14 @@ def _add(rs: Ruleset, f: Fight, cmd: C.AddCombatant, ev: Events) -> Fight:
         if owner.owner:
             raise RuleError(f"{owner.name} is a companion and cannot have companions of its own.")
     _text(cmd.note, "note")
+    for field in ("flags", "resist", "vulnerable"):
+        _words(getattr(cmd, field), field)
     nid = f.next_id
     added = []
+    # a second batch of Goblins carries on from Goblin 3 rather than repeating Goblin 1
+    first = 1 + max((_number_after(c.name, name) for c in f.combatants), default=0)
     for i in range(cmd.count):
-        label = f"{name} {i + 1}" if cmd.count > 1 else name
+        label = f"{name} {first + i}" if cmd.count > 1 else name
         if len(label) > MAX_NAME:
             raise RuleError(f"A name can be at most {MAX_NAME} characters.")
         c = rs.make(cmd, f"c{nid}", label)
@@ -138,6 +152,14 @@ def _add(rs: Ruleset, f: Fight, cmd: C.AddCombatant, ev: Events) -> Fight:
         if f.started:
             f = rs.joined(f, c, ev)
     return f
+
+
+def _number_after(label: str, name: str) -> int:
+    """N when `label` is "<name> N", else 0."""
+    prefix = name + " "
+    if label.startswith(prefix) and label[len(prefix) :].isdigit() and label[len(prefix) :].isascii():
+        return int(label[len(prefix) :])
+    return 0
 
 
 def _remove(rs: Ruleset, f: Fight, cmd: C.RemoveCombatant, ev: Events) -> Fight:
@@ -174,7 +196,7 @@ def _edit(rs: Ruleset, f: Fight, cmd: C.EditCombatant, ev: Events) -> Fight:
             new = rs.restat(new, stats)
     for field in ("flags", "resist", "vulnerable"):
         value = getattr(cmd, field)
-        if value is not None and tuple(value) != getattr(c, field):
+        if value is not None and _words(value, field) != getattr(c, field):
             changes.append(f"{field}: {', '.join(value) or 'none'}")
             new = replace(new, **{field: tuple(value)})
     if cmd.note is not None and cmd.note != c.note:
@@ -306,7 +328,11 @@ def _temp(rs: Ruleset, f: Fight, cmd: C.TempHealth, ev: Events) -> Fight:
     return f
 
 
-def check_duration(f: Fight, d: Duration) -> None:
+def check_duration(f: Fight, d: Duration, rs: Ruleset | None = None) -> None:
+    if rs is not None and d.kind not in rs.durations:
+        # a duration the ruleset never counts down would silently last forever
+        raise RuleError(rs.durations_help)
+    first = max(f.round, 1)  # before the fight starts, round 1 is the earliest there is
     if d.kind in ("turn_start", "turn_end"):
         f.get(d.who)
         if not 1 <= d.count <= 1000:
@@ -314,17 +340,19 @@ def check_duration(f: Fight, d: Duration) -> None:
     elif d.kind == "phase_end":
         if not 1 <= d.phase <= 9:
             raise RuleError("A phase is a number from 1 to 9.")
-        if d.round < f.round or (d.round == f.round and f.phase > d.phase):
+        if d.round < first or (d.round == f.round and f.phase > d.phase):
             raise RuleError("That duration would already be over.")
     elif d.kind == "round_end":
-        if d.round < f.round:
+        if d.round < first:
             raise RuleError("That duration would already be over.")
+    if d.round > first + 10_000:
+        raise RuleError("A duration can last at most 10,000 rounds.")
 
 
 def _add_condition(rs: Ruleset, f: Fight, cmd: C.AddCondition, ev: Events) -> Fight:
     c = f.get(cmd.who)
     name = clean_name(cmd.name, "condition name")
-    check_duration(f, cmd.duration)
+    check_duration(f, cmd.duration, rs)
     if not 1 <= cmd.level <= 20:
         raise RuleError("A condition level is between 1 and 20.")
     if cmd.source:

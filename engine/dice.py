@@ -102,6 +102,7 @@ def _marked(t: TermResult) -> list[str]:
 
 
 _TOKEN = re.compile(r"([+-]?)(\d*)d(\d+|%)(?:(kh|kl)(\d+))?|([+-]?)(\d+)")
+_JOINED = re.compile(r"[^\s+-]\s+[^\s+-]")
 
 
 class Expression(msgspec.Struct, frozen=True, gc=False):
@@ -141,10 +142,16 @@ def parse(text: str) -> Expression:
         raise RuleError("Empty dice expression.")
     if len(raw) > 200:
         raise RuleError("That dice expression is too long.")
+    if not raw.isprintable():
+        raise RuleError("A dice expression is one line of plain text.")
     mode = 0
     for word, m in (("adv", 1), ("dis", -1)):
         if raw.endswith(word):
             raw, mode = raw[: -len(word)].strip(), m
+            break  # one trailing word: "disadv" or "adv dis" is refused below, not guessed
+    if _JOINED.search(raw):
+        # spaces may sit around + and -, never inside a term: "2d6 3" is not 2d63
+        raise RuleError(f"'{text.strip()}': put + or - between the terms.")
     body = raw.replace(" ", "")
     if not body:
         raise RuleError(f"'{text}' has no dice or numbers.")

@@ -39,6 +39,7 @@ class StatSpec(msgspec.Struct, frozen=True):
 
 
 Events = list[Event]
+MAX_STAT = 1_000_000  # for stats a ruleset does not name (its own have their own bounds)
 Handler = Callable[[Fight, Command, Events], Fight]
 
 
@@ -54,6 +55,11 @@ class Ruleset(ABC):
     # health track keys in the order damage takes them by default
     damage_order: ClassVar[tuple[str, ...]] = ("hp",)
     health_label: ClassVar[str] = "HP"
+    # the Duration kinds this ruleset counts down (turn-based by default); others are refused
+    durations: ClassVar[tuple[str, ...]] = ("manual", "turn_start", "turn_end")
+    durations_help: ClassVar[str] = (
+        "Conditions here end at the start or end of a combatant's turn, or when removed by hand."
+    )
 
     def handlers(self) -> dict[type[Command], Handler]:
         return {}
@@ -80,13 +86,18 @@ class Ruleset(ABC):
     def full_stats(self, given: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:
         """The ruleset's stats in its order, defaults filled in; unknown keys are kept after."""
         known = {s.key for s in self.stats}
-        values = dict(given)
-        for key, v in given:
+        values = dict(given)  # a key given twice: the last one counts
+        for key, v in values.items():
             spec = next((s for s in self.stats if s.key == key), None)
             if spec and not spec.low <= v <= spec.high:
                 raise RuleError(f"{spec.label} must be between {spec.low} and {spec.high}, not {v}.")
+            if spec is None:
+                if not key.strip() or len(key) > 40 or not key.isprintable():
+                    raise RuleError("A stat needs a short one-line name (at most 40 characters).")
+                if not -MAX_STAT <= v <= MAX_STAT:
+                    raise RuleError(f"A stat must be between -{MAX_STAT:,} and {MAX_STAT:,}, not {v}.")
         ordered = tuple((s.key, values.get(s.key, s.default)) for s in self.stats)
-        return ordered + tuple((k, v) for k, v in given if k not in known)
+        return ordered + tuple((k, v) for k, v in values.items() if k not in known)
 
     def health(self, stats: tuple[tuple[str, int], ...]) -> tuple[Pool, ...]:
         hp = dict(stats).get("hp", 10)

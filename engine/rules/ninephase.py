@@ -53,6 +53,9 @@ class NinePhase(Ruleset):
     conditions = CONDITIONS
     # the text does not say which pool damage takes first: Grit first, the GM can choose per hit
     damage_order = ("grit", "hp")
+    # no turns here: effects end at the end of a phase or of a round
+    durations = ("manual", "phase_end", "round_end")
+    durations_help = "Nine-phase conditions end at the end of a phase or of a round, or when removed by hand."
 
     def health(self, stats: tuple[tuple[str, int], ...]) -> tuple[Pool, ...]:
         s = dict(stats)
