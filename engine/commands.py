@@ -19,6 +19,20 @@ class Command(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag_fie
     pass
 
 
+class GivenRoll(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="given_roll", forbid_unknown_fields=True):
+    """The table's dice for a roll the engine makes on its own while a command runs (a start-of-turn
+    condition such as Bleeding): `who` rolls for `what` (the effect's name, as the log shows it).
+
+    `dice` gives every die in order; `total` gives only the total, where only the total matters.
+    A ruleset refuses a given roll that nothing asked for.
+    """
+
+    who: str
+    what: str
+    dice: tuple[int, ...] | None = None
+    total: int | None = None
+
+
 class AddCombatant(Command, tag="add"):
     """Add a combatant (or `count` of them, numbered: "Goblin 1", "Goblin 2", ...)."""
 
@@ -61,6 +75,7 @@ class StartFight(Command, tag="start"):
 
     initiative: tuple[tuple[str, tuple[int, ...]], ...] = ()
     surprised: tuple[str, ...] = ()
+    rolls: tuple[GivenRoll, ...] = ()  # the table's dice for the first turn's start-of-turn effects
 
 
 class SetInitiative(Command, tag="initiative"):
@@ -80,12 +95,15 @@ class Reorder(Command, tag="reorder"):
 class NextTurn(Command, tag="next"):
     """End the current turn (or phase) and move on to the next one."""
 
+    rolls: tuple[GivenRoll, ...] = ()  # the table's dice for start-of-turn effects it triggers
+
 
 class StartTurn(Command, tag="take_turn"):
     """Cosmere: this combatant takes its turn now, optionally choosing fast or slow in the moment."""
 
     who: str
     speed: Literal["", "fast", "slow"] = ""
+    rolls: tuple[GivenRoll, ...] = ()  # the table's dice for start-of-turn effects it triggers
 
 
 class ChooseSpeed(Command, tag="speed"):
@@ -142,6 +160,7 @@ class AddCondition(Command, tag="condition"):
     source: str = ""
     dice: str = ""
     note: str = ""
+    dc: int = 0  # the DC of the save that ends it, where the source gives one
 
 
 class RemoveCondition(Command, tag="uncondition"):

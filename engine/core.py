@@ -220,6 +220,7 @@ def _start(rs: Ruleset, f: Fight, cmd: C.StartFight, ev: Events) -> Fight:
         f.get(cid)
     for cid, _ in cmd.initiative:
         f.get(cid)
+    _no_rolls(rs, cmd.rolls)
     ev.append(E.FightStarted(f.name))
     f = replace(f, started=True)
     return rs.start(f, cmd, ev)
@@ -247,8 +248,14 @@ def _reorder(rs: Ruleset, f: Fight, cmd: C.Reorder, ev: Events) -> Fight:
     return f
 
 
+def _no_rolls(rs: Ruleset, rolls: tuple[C.GivenRoll, ...]) -> None:
+    if rolls and not rs.takes_turn_rolls:
+        raise RuleError(f"{rs.title} rolls nothing at the start of a turn: no dice to enter here.")
+
+
 def _next(rs: Ruleset, f: Fight, cmd: C.NextTurn, ev: Events) -> Fight:
     _started(f)
+    _no_rolls(rs, cmd.rolls)
     return rs.advance(f, ev)
 
 
@@ -362,7 +369,11 @@ def _add_condition(rs: Ruleset, f: Fight, cmd: C.AddCondition, ev: Events) -> Fi
 
         parse(cmd.dice)
     canonical = next((k for k in rs.conditions if k.lower() == name.lower()), name)
-    cond = Condition(canonical, cmd.level, cmd.duration, cmd.source, _text(cmd.note, "note"), cmd.dice)
+    if not 0 <= cmd.dc <= 100:
+        raise RuleError(f"A save DC is between 1 and 100 (or 0 for none), not {cmd.dc}.")
+    cond = Condition(
+        canonical, cmd.level, cmd.duration, cmd.source, _text(cmd.note, "note"), cmd.dice, cmd.dc
+    )
     kept = tuple(x for x in c.conditions if x.name.lower() != canonical.lower())
     new = replace(c, conditions=kept + (cond,))
     f = put(f, new)
@@ -399,7 +410,7 @@ def _remove_condition(rs: Ruleset, f: Fight, cmd: C.RemoveCondition, ev: Events)
         raise RuleError(f"{c.name} is not {cmd.name}.")
     f = put(f, remove_condition(c, cond.name))
     ev.append(E.ConditionEnded(c.id, c.name, cond.name, "removed"))
-    return f
+    return rs.condition_removed(f, f.get(c.id), cond, ev)
 
 
 def _spend(rs: Ruleset, f: Fight, cmd: C.SpendResource, ev: Events) -> Fight:

@@ -53,6 +53,7 @@ class Condition(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="
     source: str = ""  # the combatant id that caused it, when it matters (Charmed, Frightened)
     note: str = ""
     dice: str = ""  # damage dice for conditions that hurt each turn (Burning: "1d4" unless said)
+    dc: int = 0  # the save that ends it, where the source gives one (d20 Confused); 0 = not given
 
 
 class Economy(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="economy"):
@@ -117,6 +118,16 @@ class ActivitySpec(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, ta
     note: str = ""
 
 
+class Due(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="due"):
+    """A roll a rule asks for that the table still owes (a concentration save after damage, the
+    save at the end of a Confused turn): kept in the state so the app can prompt for it, even
+    after a reload, until a command resolves or waives it."""
+
+    what: str  # "concentration", or the name of the condition the save is against
+    dc: int = 0  # 0 = the GM gives it when resolving
+    detail: str = ""
+
+
 class Combatant(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="combatant"):
     id: str
     name: str
@@ -136,6 +147,7 @@ class Combatant(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="
     resist: tuple[str, ...] = ()
     vulnerable: tuple[str, ...] = ()
     note: str = ""
+    due: tuple[Due, ...] = ()  # rolls the rules ask for that the table still owes, oldest first
 
     def stat(self, key: str, default: int = 0) -> int:
         for k, v in self.stats:

@@ -60,6 +60,9 @@ class Ruleset(ABC):
     durations_help: ClassVar[str] = (
         "Conditions here end at the start or end of a combatant's turn, or when removed by hand."
     )
+    # the ruleset reads StartFight/NextTurn/StartTurn `rolls` (the table's start-of-turn dice);
+    # the generic handlers refuse them for the others
+    takes_turn_rolls: ClassVar[bool] = False
 
     def handlers(self) -> dict[type[Command], Handler]:
         return {}
@@ -170,6 +173,10 @@ class Ruleset(ABC):
         return amount, ""
 
     def condition_added(self, f: Fight, c: Combatant, cond: Condition, ev: Events) -> Fight:
+        return f
+
+    def condition_removed(self, f: Fight, c: Combatant, cond: Condition, ev: Events) -> Fight:
+        """After the GM removed a condition (c is the combatant as it is now)."""
         return f
 
     def dropped_state(self, f: Fight, c: Combatant) -> str:

@@ -13,6 +13,7 @@ from engine import commands as C
 from engine import events as E
 from engine.dice import roll
 from engine.errors import RuleError
+from engine.rules import cosmere_combat as X
 from engine.rules.base import (
     Events,
     Handler,
@@ -24,7 +25,8 @@ from engine.rules.base import (
     finish_turn,
     register,
 )
-from engine.state import Combatant, Economy, Fight, Pool, put
+from engine.rules.rolls import GivenRolls
+from engine.state import Combatant, Condition, Duration, Economy, Fight, Pool, put
 
 PHASES = ("Fast PC turns", "Fast NPC turns", "Slow PC turns", "Slow NPC turns")
 
@@ -32,6 +34,9 @@ CONDITIONS = {
     "Surprised": "Caught unaware: no reaction at the start of combat. Ends after its first turn.",
     "Slowed": "Movement costs double (entering a square needs 10 feet of movement left).",
     "Prone": "Knocked down (for example after taking falling damage); flying creatures fall.",
+    "Braced": "Braced within 5 ft of cover: attacks against it take a disadvantage.",
+    "Squeezing": "Squeezing into a smaller space: Slowed, and attacks against it gain an advantage.",
+    "In dangerous terrain": "Takes the terrain's damage on moving in and at the start of each turn there.",
 }
 
 
@@ -57,6 +62,7 @@ class Cosmere(Ruleset):
         StatSpec("spi", "Spiritual defense", 12, 0, 60),
     )
     conditions = CONDITIONS
+    takes_turn_rolls = True
 
     def resources(self, stats: tuple[tuple[str, int], ...], cmd: C.AddCombatant) -> tuple[Pool, ...]:
         s = dict(stats)
@@ -69,10 +75,18 @@ class Cosmere(Ruleset):
         return replace(c, resources=res)
 
     def handlers(self) -> dict[type[C.Command], Handler]:
-        return {C.ChooseSpeed: self._choose, C.StartTurn: self._take_turn}
+        return {
+            C.ChooseSpeed: self._choose,
+            C.StartTurn: self._take_turn,
+            C.NextTurn: self._next_command,
+            X.CosmereAttack: lambda f, cmd, ev: X.attack(self, f, cmd, ev),
+            X.Fall: lambda f, cmd, ev: X.fall(self, f, cmd, ev),
+            X.EnterTerrain: lambda f, cmd, ev: X.enter_terrain(self, f, cmd, ev),
+        }
 
     # --- fight flow ---------------------------------------------------------------------------
     def start(self, f: Fight, cmd: C.StartFight, ev: Events) -> Fight:
+        GivenRolls(f, cmd.rolls).done()  # no turn starts with the fight: nothing rolls on its own
         given = dict(cmd.initiative)
         rng = f.rng
         cs = []
@@ -98,7 +112,8 @@ class Cosmere(Ruleset):
             e = c.economy
             if e.done or c.id == f.current:
                 continue
-            if phase in (0, 1) and e.speed != "fast":
+            # a boss's fast turn comes unasked; after it, its speed reads "slow"
+            if phase in (0, 1) and e.speed != "fast" and not (e.speed == "" and X.is_boss(c)):
                 continue
             if (c.kind == "pc") != (phase in (0, 2)):
                 continue
@@ -111,7 +126,15 @@ class Cosmere(Ruleset):
             return (f.current,)
         return tuple(c.id for c in self.suggested(f, f.phase))
 
-    def advance(self, f: Fight, ev: Events) -> Fight:
+    def _next_command(self, f: Fight, cmd: C.NextTurn, ev: Events) -> Fight:
+        if not f.started or f.ended:
+            raise RuleError("The fight is not under way.")
+        given = GivenRolls(f, cmd.rolls)
+        f = self.advance(f, ev, given)
+        given.done()
+        return f
+
+    def advance(self, f: Fight, ev: Events, given: GivenRolls | None = None) -> Fight:
         """End the current turn and start the suggested next one. When the fast-PC phase has nobody
         who chose fast but has undecided PCs, stop there with no current turn: a PC may still decide
         to go fast (StartTurn). Pressing next while stopped there moves on; they go slow."""
@@ -121,7 +144,7 @@ class Cosmere(Ruleset):
         for _ in range(9):
             nxt = self.suggested(f, f.phase)
             if nxt:
-                return self._begin(f, nxt[0], ev)
+                return self._begin(f, nxt[0], ev, given=given)
             if arrived and f.phase == 0 and self._undecided_pcs(f):
                 return f
             f = self._next_phase(f, ev)
@@ -136,9 +159,15 @@ class Cosmere(Ruleset):
         e = c.economy
         lost = f"{e.actions} action{'s' if e.actions != 1 else ''}" if e.actions else ""
         cid = c.id
+        fast = e.speed == "fast"
         f = finish_turn(self, f, ev, lost)
         c = f.get(cid)
-        f = put(f, replace(c, economy=replace(c.economy, actions=0, used=())))
+        econ = replace(c.economy, actions=0, used=())
+        if fast and X.is_boss(c):
+            # a boss takes a slow turn as well, with actions of its own
+            econ = replace(econ, done=False, speed="slow")
+            ev.append(E.Info(f"{c.name} (boss) takes a slow turn too this round", cid))
+        f = put(f, replace(c, economy=econ))
         return end_surprise_after_turn(f, cid, ev, "after its first turn")
 
     def _next_phase(self, f: Fight, ev: Events) -> Fight:
@@ -157,7 +186,9 @@ class Cosmere(Ruleset):
         ev.append(E.PhaseStarted(f.round, 0, PHASES[0]))
         return f
 
-    def _begin(self, f: Fight, c: Combatant, ev: Events, speed: str = "") -> Fight:
+    def _begin(
+        self, f: Fight, c: Combatant, ev: Events, speed: str = "", given: GivenRolls | None = None
+    ) -> Fight:
         speed = speed or c.economy.speed or ("fast" if f.phase in (0, 1) else "slow")
         if f.phase >= 2:
             speed = "slow"
@@ -165,7 +196,8 @@ class Cosmere(Ruleset):
         # a new reaction at the start of every turn; unused actions never carry over
         econ = replace(c.economy, speed=speed, actions=actions, reactions=1, used=())
         f = put(f, replace(c, economy=econ))
-        return begin_turn(self, f, c.id, ev, f"{speed} turn, {actions} actions")
+        f = begin_turn(self, f, c.id, ev, f"{speed} turn, {actions} actions")
+        return X.start_effects(self, f, c.id, ev, given)
 
     def _choose(self, f: Fight, cmd: C.ChooseSpeed, ev: Events) -> Fight:
         c = f.get(cmd.who)
@@ -173,6 +205,8 @@ class Cosmere(Ruleset):
             raise RuleError("Choose fast or slow once the fight is under way.")
         if c.economy.done or f.current == c.id:
             raise RuleError(f"{c.name} has already taken its turn this round.")
+        if X.is_boss(c):
+            raise RuleError(f"{c.name} is a boss: it takes both a fast and a slow turn each round.")
         if cmd.speed == "fast" and f.phase > _phase_of(c, "fast"):
             raise RuleError(f"The fast turns for {c.name} are over this round; it can only go slow.")
         f = put(f, replace(c, economy=replace(c.economy, speed=cmd.speed)))
@@ -187,6 +221,9 @@ class Cosmere(Ruleset):
             raise RuleError(f"{c.name} has already taken its turn this round.")
         if f.current == c.id:
             raise RuleError(f"It is already {c.name}'s turn.")
+        if cmd.speed == "fast" and X.is_boss(c) and c.economy.speed == "slow":
+            raise RuleError(f"{c.name} has had its fast turn this round; its slow turn is still to come.")
+        given = GivenRolls(f, cmd.rolls)
         speed = cmd.speed or c.economy.speed or "fast"
         if not cmd.speed and _phase_of(c, speed) < f.phase:
             # no speed asked for now, and the fast turns are behind it: it simply goes slow
@@ -201,7 +238,9 @@ class Cosmere(Ruleset):
         while f.phase < target:
             f = self._next_phase(f, ev)
         c = f.get(c.id)
-        return self._begin(f, c, ev, speed)
+        f = self._begin(f, c, ev, speed, given)
+        given.done()
+        return f
 
     # --- the action economy -------------------------------------------------------------------
     def use(self, f: Fight, cmd: C.UseAction, ev: Events) -> Fight:
@@ -234,7 +273,15 @@ class Cosmere(Ruleset):
         e = replace(e, actions=e.actions - cost, used=e.used + ((label,) if label else ()))
         f = put(f, replace(c, economy=e))
         c = f.get(c.id)
-        ev.append(E.ActionUsed(c.id, c.name, f"{cost} action{'s' if cost != 1 else ''}" if cost else "free action", label, self.describe_economy(c)))
+        spent = f"{cost} action{'s' if cost != 1 else ''}" if cost else "free action"
+        ev.append(E.ActionUsed(c.id, c.name, spent, label, self.describe_economy(c)))
+        if label.lower() == "brace":
+            # Brace lasts until the start of its next turn (the text gives no end; the GM removes it
+            # sooner if it leaves cover)
+            braced = Condition("Braced", duration=Duration("turn_start", c.id, 1))
+            kept = tuple(x for x in c.conditions if x.name != "Braced")
+            f = put(f, replace(c, conditions=kept + (braced,)))
+            ev.append(E.ConditionAdded(c.id, c.name, "Braced", "until the start of its next turn"))
         return f
 
     def describe_economy(self, c: Combatant) -> str:

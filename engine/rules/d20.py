@@ -13,8 +13,10 @@ from engine import commands as C
 from engine import events as E
 from engine.dice import roll
 from engine.errors import RuleError
+from engine.rules import d20_combat as X
 from engine.rules.base import (
     Events,
+    Handler,
     Ruleset,
     StatSpec,
     add_surprise,
@@ -24,7 +26,8 @@ from engine.rules.base import (
     register,
     skip_turn,
 )
-from engine.state import Combatant, Economy, Fight, put
+from engine.rules.rolls import GivenRolls
+from engine.state import Combatant, Condition, Economy, Fight, Pool, put
 
 CONDITIONS = {
     "Blinded": "Cannot see. Attacks against it have advantage; its own attacks have disadvantage.",
@@ -74,9 +77,46 @@ class D20(Ruleset):
         StatSpec("init", "Initiative bonus beyond Dex", 0, -20, 40),
         StatSpec("speed", "Speed (ft)", 30, 0, 500),
         StatSpec("con_save", "Constitution save bonus", 0, -20, 40),
+        StatSpec("str", "Strength score", 10, 1, 40),
+        StatSpec("prof", "Proficiency bonus", 2, 0, 10),
+        StatSpec("gambit", "Gambit Points", 0, 0, 99),
     )
     conditions = CONDITIONS
     damage_order = ("hp",)
+    takes_turn_rolls = True
+
+    def handlers(self) -> dict[type[C.Command], Handler]:
+        return {
+            X.D20Attack: lambda f, cmd, ev: X.attack(self, f, cmd, ev),
+            X.ShieldBash: lambda f, cmd, ev: X.shield_bash(self, f, cmd, ev),
+            X.D20Test: lambda f, cmd, ev: X.roll_test(self, f, cmd, ev),
+            X.Grapple: lambda f, cmd, ev: X.grapple(self, f, cmd, ev),
+            X.Ready: lambda f, cmd, ev: X.ready(self, f, cmd, ev),
+            X.Release: lambda f, cmd, ev: X.release(self, f, cmd, ev),
+            C.NextTurn: self._next_command,
+            C.RestoreResource: self._restore,
+        }
+
+    def resources(self, stats: tuple[tuple[str, int], ...], cmd: C.AddCombatant) -> tuple[Pool, ...]:
+        gp = dict(stats).get("gambit", 0)
+        return (Pool("gambit", gp, gp),) if gp else ()
+
+    def restat(self, c: Combatant, stats: tuple[tuple[str, int], ...]) -> Combatant:
+        c = super().restat(c, stats)
+        gp = dict(stats).get("gambit", 0)
+        old = c.pool("gambit")
+        pools = tuple(p for p in c.resources if p.key != "gambit")
+        if gp:
+            pools = (Pool("gambit", min(old.current, gp) if old else gp, gp),) + pools
+        return replace(c, resources=pools)
+
+    def _restore(self, f: Fight, cmd: C.RestoreResource, ev: Events) -> Fight:
+        from engine import core
+
+        c = f.get(cmd.who)
+        if cmd.key.lower() == "gambit" and c.has("Poisoned"):
+            raise RuleError(f"{c.name} is Poisoned and cannot recover Gambit Points.")
+        return core._restore(self, f, cmd, ev)
 
     # --- fight flow ---------------------------------------------------------------------------
     def start(self, f: Fight, cmd: C.StartFight, ev: Events) -> Fight:
@@ -88,7 +128,8 @@ class D20(Ruleset):
             if c.owner:
                 cs.append(replace(c, economy=econ))
                 continue
-            bonus = dex_mod(c.stat("dex", 10)) + c.stat("init")
+            # Exhaustion is -1 a level on every d20 roll, initiative included
+            bonus = dex_mod(c.stat("dex", 10)) + c.stat("init") - X.exhaustion(c)
             dice = given.get(c.id)
             r, rng2 = roll(f"1d20{bonus:+d}" if bonus else "1d20", rng, dice)
             if dice is None:
@@ -100,7 +141,10 @@ class D20(Ruleset):
         f = self.reorder(replace(f, round=1, phase=-1))
         ev.append(E.OrderSet(tuple(f.get(x).name for x in f.order)))
         ev.append(E.RoundStarted(1))
-        return self._next_turn(f, ev)
+        given = GivenRolls(f, cmd.rolls)
+        f = self._next_turn(f, ev, given)
+        given.done()
+        return f
 
     def reorder(self, f: Fight) -> Fight:
         """Initiative high to low, ties to higher Dex, then the GM's (earlier) order; companions follow
@@ -135,22 +179,35 @@ class D20(Ruleset):
             f = replace(f, phase=f.phase - 1)
         return f
 
-    def advance(self, f: Fight, ev: Events) -> Fight:
+    def _next_command(self, f: Fight, cmd: C.NextTurn, ev: Events) -> Fight:
+        if not f.started:
+            raise RuleError("The fight has not started yet: start it first.")
+        if f.ended:
+            raise RuleError("The fight is over.")
+        given = GivenRolls(f, cmd.rolls)
+        f = self.advance(f, ev, given)
+        given.done()
+        return f
+
+    def advance(self, f: Fight, ev: Events, given: GivenRolls | None = None) -> Fight:
         if f.current:
             f = finish_turn(self, f, ev, self._lost(f.get(f.current)))
-        return self._next_turn(f, ev)
+        return self._next_turn(X.prune_dues(f), ev, given)
 
     def _lost(self, c: Combatant) -> str:
         e = c.economy
         lost = [n for n, v in (("action", e.actions), ("bonus action", e.bonus)) if v]
         return ", ".join(lost)
 
-    def _next_turn(self, f: Fight, ev: Events) -> Fight:
+    def _next_turn(self, f: Fight, ev: Events, given: GivenRolls | None = None) -> Fight:
         for _ in range(2 * len(f.order) + 2):
             idx = f.phase + 1
             if idx >= len(f.order):
                 f = replace(f, round=f.round + 1, phase=-1)
-                f = replace(f, combatants=tuple(replace(c, economy=replace(c.economy, done=False)) for c in f.combatants))
+                f = replace(
+                    f,
+                    combatants=tuple(replace(c, economy=replace(c.economy, done=False)) for c in f.combatants),
+                )
                 ev.append(E.RoundStarted(f.round))
                 if not f.order:
                     return f
@@ -161,14 +218,17 @@ class D20(Ruleset):
             if c.economy.done:
                 continue  # moved down the order after acting: one turn a round
             if c.has("Surprised") and not c.economy.done and f.round == 1:
-                f = skip_turn(f, cid, ev, "surprised, it loses its first turn")
+                f = X.lose_turn(self, f, cid, ev, "surprised, it loses its first turn", given)
                 f = end_surprise_after_turn(f, cid, ev, "after its lost first turn")
-                c = f.get(cid)
-                f = put(f, replace(c, economy=replace(c.economy, done=True)))
                 continue
             if c.down and (c.kind == "npc" or c.owner):  # companions drop, never at Death's Door
                 f = skip_turn(f, cid, ev, "down at 0 hit points")
                 continue
+            if c.has("Stunned"):
+                f = X.lose_turn(self, f, cid, ev, "Stunned", given)
+                continue
+            if c.economy.ready:
+                ev.append(E.Info(f"{c.name}'s readied action lapses unused ({c.economy.ready})", cid))
             fresh = replace(
                 c.economy,
                 actions=1,
@@ -182,14 +242,19 @@ class D20(Ruleset):
                 ready="",
             )
             f = put(f, replace(c, economy=fresh))
-            return begin_turn(self, f, cid, ev)
+            f = begin_turn(self, f, cid, ev)
+            return X.start_effects(self, f, cid, ev, given)
         return f
+
+    def turn_end_effects(self, f: Fight, cid: str, ev: Events) -> Fight:
+        return X.end_effects(f, cid, ev)
 
     # --- the action economy -------------------------------------------------------------------
     def use(self, f: Fight, cmd: C.UseAction, ev: Events) -> Fight:
         c = f.get(cmd.who)
         e = c.economy
         what = cmd.what
+        X.before_use(f, c, what, cmd.name.strip())
         if what == "reaction":
             if e.reactions < 1:
                 raise RuleError(f"{c.name} has already used its reaction this round.")
@@ -222,15 +287,28 @@ class D20(Ruleset):
         e = replace(e, used=e.used + ((label,) if label else ()))
         f = put(f, replace(c, economy=e))
         ev.append(E.ActionUsed(c.id, c.name, what, label, self.describe_economy(f.get(c.id))))
-        return f
+        return X.after_use(f, c.id, what, label, ev)
 
     def modify_damage(self, c: Combatant, amount: int, typ: str) -> tuple[int, str]:
+        """Resistance halves (rounded down), vulnerability doubles; a creature with both gets both."""
         low = typ.lower()
-        if low and any(r.lower() == low for r in c.vulnerable):
-            return amount * 2, "vulnerable, doubled"
+        notes = []
         if low and any(r.lower() == low for r in c.resist):
-            return amount // 2, "resisted, halved"
-        return amount, ""
+            amount //= 2
+            notes.append("resisted, halved")
+        if low and any(r.lower() == low for r in c.vulnerable):
+            amount *= 2
+            notes.append("vulnerable, doubled")
+        return amount, ", ".join(notes)
+
+    def damage_taken(self, f: Fight, c: Combatant, amount: int, cmd: C.Damage, ev: Events) -> Fight:
+        return X.concentration_due(f, c, amount, ev)
+
+    def condition_added(self, f: Fight, c: Combatant, cond: Condition, ev: Events) -> Fight:
+        return X.condition_added(f, c, cond, ev)
+
+    def condition_removed(self, f: Fight, c: Combatant, cond: Condition, ev: Events) -> Fight:
+        return X.condition_removed(f, c, cond, ev)
 
     def dropped_state(self, f: Fight, c: Combatant) -> str:
         if c.owner:

@@ -1,0 +1,459 @@
+"""Cosmere in depth: attacks (one test and one damage roll against any number of targets, each judged
+on its own: miss, graze for 1 focus, hit, critical for an Opportunity), falling, dangerous terrain.
+
+Each table action is one command, so one undo takes all of it back (rolls, damage, focus). The
+choices made after seeing the dice (whom to graze, whether to spend an Opportunity) are fields of the
+same command: the dialog shows the outcome first with `outcome_preview` (a dry run: `apply` is pure
+and the random state lives in the fight, so the real command rolls the very same dice), then sends
+the command with the choices. Every roll takes the table's dice instead. Decisions where the text is
+silent are in docs/rules/cosmere.md.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+import msgspec
+from msgspec.structs import replace
+
+from engine import commands as C
+from engine import events as E
+from engine.commands import Given
+from engine.dice import DiceRoll, parse, roll
+from engine.errors import RuleError
+from engine.rules.base import Events
+from engine.rules.rolls import EffectRolled, GivenRolls, d20_at_least, deal_damage, effect_roll, roll_or_given, sources
+from engine.state import Combatant, Condition, Fight, put, set_pool
+
+if TYPE_CHECKING:
+    from engine.rules.cosmere import Cosmere
+
+DEFENSES = {"phy": "Physical", "cog": "Cognitive", "spi": "Spiritual"}
+USES = ("action", "reaction", "none")
+TERRAIN = "In dangerous terrain"
+
+
+def _started(f: Fight) -> None:
+    if not f.started:
+        raise RuleError("The fight has not started yet: start it first.")
+    if f.ended:
+        raise RuleError("The fight is over.")
+
+
+def _one_of(value: str, allowed: tuple[str, ...], what: str) -> str:
+    if value not in allowed:
+        raise RuleError(f"{what} is one of {', '.join(a or 'none' for a in allowed)}, not '{value}'.")
+    return value
+
+
+# --- commands and events ------------------------------------------------------------------------
+
+
+@C.register_command
+class CosmereAttack(C.Command, tag="cosmere_attack"):
+    """An attack: one test (d20 + `modifier`) and one damage roll against every target's `defense`.
+
+    use: action (the named `action`, costing `cost`) | reaction (Reactive Strike: the reaction and
+    1 focus, melee, Physical defense, one enemy) | none (already paid for). Situation: `in_reach` (a
+    ranged attack while within an enemy's reach), `long_range`, `unstable` footing (ranged attacks),
+    `unsensed` targets it cannot sense. Choices after the roll: `graze` (missed targets, 1 focus
+    each), `critical` (spend an Opportunity: damage dice count as their highest, for every target).
+    Table dice: `given` the d20 (two when any target has advantage or disadvantage) or `total` (one
+    d20: the test's total); `damage_given` each damage die or `damage_total`.
+    """
+
+    who: str
+    targets: tuple[str, ...]
+    defense: str = "phy"
+    modifier: int = 0
+    damage: str = ""
+    type: str = ""
+    kind: str = "melee"
+    use: str = "action"
+    action: str = "Strike"
+    cost: int = 1
+    label: str = ""
+    in_reach: bool = False
+    long_range: bool = False
+    unstable: bool = False
+    unsensed: tuple[str, ...] = ()
+    advantage: tuple[str, ...] = ()
+    disadvantage: tuple[str, ...] = ()
+    mode: str = ""
+    graze: tuple[str, ...] = ()
+    critical: bool = False
+    given: Given = None
+    total: int | None = None
+    damage_given: Given = None
+    damage_total: int | None = None
+
+
+@C.register_command
+class Fall(C.Command, tag="cosmere_fall"):
+    """A fall of `feet`: 1d6 impact damage per 10 ft from 10 ft up, and Prone if it hurt."""
+
+    who: str
+    feet: int
+    given: Given = None
+    total: int | None = None
+
+
+@C.register_command
+class EnterTerrain(C.Command, tag="cosmere_terrain"):
+    """Moving into dangerous terrain: its damage now, and again at the start of each turn there (the
+    "Dangerous terrain" condition, removed when it leaves)."""
+
+    who: str
+    damage: str
+    label: str = "dangerous terrain"
+    given: Given = None
+    total: int | None = None
+
+
+@E.register_event
+class CosmereAttackRolled(E.Event, tag="cosmere_attack"):
+    who: str
+    name: str
+    test: DiceRoll
+    modifier: int
+    defense: str
+    damage: DiceRoll | None = None
+    label: str = ""
+    use: str = "action"
+    critical: bool = False
+
+    def text(self) -> str:
+        how = f" with {self.label}" if self.label else ""
+        rs = " (Reactive Strike)" if self.use == "reaction" else ""
+        dmg = f"; damage {self.damage.text()}" if self.damage else ""
+        crit = "; spends an Opportunity: critical, damage dice at their highest" if self.critical else ""
+        dice = self.test.terms[0].rolls if self.test.terms else ()
+        shown = f"d20 {dice[0]}" if len(dice) == 1 else "d20s " + ", ".join(map(str, dice))
+        entered = " (entered)" if self.test.entered else ""
+        return (
+            f"{self.name} attacks{how}{rs} against {DEFENSES.get(self.defense, self.defense)} defense: "
+            f"test {shown}{entered}, {self.modifier:+d}{dmg}{crit}"
+        )
+
+
+@E.register_event
+class TargetResult(E.Event, tag="cosmere_target"):
+    """How one target of an attack fared."""
+
+    who: str
+    target: str
+    target_name: str
+    natural: int
+    total: int
+    defense: int
+    outcome: str  # hit | miss | graze | critical (a critical hit) | critical graze
+    damage: int = 0
+    mode: str = "normal"
+    advantages: tuple[str, ...] = ()
+    disadvantages: tuple[str, ...] = ()
+    override: bool = False
+    sensed: bool = True
+
+    def text(self) -> str:
+        parts = []
+        if self.override:
+            parts.append(f"{self.mode} (GM's call)")
+        else:
+            if self.advantages:
+                parts.append("advantage: " + ", ".join(self.advantages))
+            if self.disadvantages:
+                parts.append("disadvantage: " + ", ".join(self.disadvantages))
+            if self.advantages and self.disadvantages:
+                parts.append(f"net {self.mode}")
+        if self.mode != "normal" and not self.override:
+            parts.append(f"kept {self.natural}")
+        why = f" ({'; '.join(parts)})" if parts else ""
+        dmg = f", {self.damage} damage" if self.outcome != "miss" else ""
+        return f"  {self.target_name}: {self.total} vs {self.defense}: {self.outcome}{dmg}{why}"
+
+
+# --- advantage and the odds -------------------------------------------------------------------------
+
+
+def net_mode(adv: tuple[str, ...], dis: tuple[str, ...], override: str = "") -> str:
+    """Each advantage cancels one disadvantage; whatever is left decides (more than one left still
+    means two d20s)."""
+    if override:
+        return override
+    n = len(adv) - len(dis)
+    return "advantage" if n > 0 else "disadvantage" if n < 0 else "normal"
+
+
+def hit_chance(modifier: int, defense: int, mode: str = "normal") -> Fraction:
+    """Exact chance that d20 + `modifier` meets `defense` (advantage: the higher of two d20s,
+    disadvantage the lower). A critical is a choice (an Opportunity), not a die result, so it has no
+    chance of its own here; grazes turn misses into damage for focus."""
+    return d20_at_least(defense - modifier, mode)
+
+
+class TargetOdds(msgspec.Struct, frozen=True):
+    target: str
+    name: str
+    defense: int
+    mode: str
+    advantages: tuple[str, ...]
+    disadvantages: tuple[str, ...]
+    p_hit: Fraction
+    can_graze: bool
+
+
+def _target_sources(
+    a: Combatant, t: Combatant, cmd: CosmereAttack, common: tuple[tuple[str, ...], tuple[str, ...]]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    adv, dis = list(common[0]), list(common[1])
+    if t.id in cmd.unsensed:
+        dis.append(f"cannot sense {t.name}")
+    if t.has("Braced"):
+        dis.append(f"{t.name} is Braced behind cover")
+    if t.has("Squeezing"):
+        adv.append(f"{t.name} is squeezing through a small space")
+    return tuple(adv), tuple(dis)
+
+
+def _common_sources(cmd: CosmereAttack) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    dis: list[str] = []
+    if cmd.in_reach:
+        dis.append("ranged attack within an enemy's reach")
+    if cmd.long_range:
+        dis.append("long range")
+    if cmd.unstable:
+        dis.append("unstable footing")
+    return sources(cmd.advantage, "advantage"), tuple(dis) + sources(cmd.disadvantage, "disadvantage")
+
+
+def _validate(f: Fight, cmd: CosmereAttack) -> tuple[Combatant, list[Combatant]]:
+    a = f.get(cmd.who)
+    if not cmd.targets:
+        raise RuleError("Choose at least one target.")
+    if len(cmd.targets) > 50:
+        raise RuleError("An attack can have at most 50 targets.")
+    if len(set(cmd.targets)) != len(cmd.targets):
+        raise RuleError("Each target is named once.")
+    targets = [f.get(t) for t in cmd.targets]
+    if a.id in cmd.targets:
+        raise RuleError(f"{a.name} cannot attack itself.")
+    _one_of(cmd.defense, tuple(DEFENSES), "The defense")
+    _one_of(cmd.kind, ("melee", "ranged"), "An attack")
+    _one_of(cmd.use, USES, "An attack's use")
+    _one_of(cmd.mode, ("", "normal", "advantage", "disadvantage"), "The test")
+    for flag, what in ((cmd.in_reach, "within an enemy's reach"), (cmd.long_range, "at long range"),
+                       (cmd.unstable, "on unstable footing")):  # fmt: skip
+        if flag and cmd.kind != "ranged":
+            raise RuleError(f"Only a ranged attack suffers for being {what}.")
+    for u in cmd.unsensed:
+        if u not in cmd.targets:
+            raise RuleError("Only a target of the attack can be one it cannot sense.")
+    if abs(cmd.modifier) > 100:
+        raise RuleError(f"{cmd.modifier:+d} is not a believable skill modifier.")
+    if len(cmd.type) > 40 or len(cmd.label) > 80:
+        raise RuleError("Keep the damage type and the label short.")
+    if cmd.damage:
+        parse(cmd.damage)
+    if cmd.use == "reaction":
+        t = targets[0]
+        if len(targets) != 1 or cmd.kind != "melee" or cmd.defense != "phy":
+            raise RuleError("Reactive Strike is one melee attack against one enemy's Physical defense.")
+        if t.side == a.side:
+            raise RuleError(f"Reactive Strike is made against an enemy, and {t.name} is on {a.name}'s side.")
+    if a.down:
+        raise RuleError(f"{a.name} is down and cannot attack.")
+    return a, targets
+
+
+def attack_preview(f: Fight, cmd: CosmereAttack) -> tuple[TargetOdds, ...]:
+    """The odds against each target before anything is rolled. Raises RuleError for an attack the
+    rules do not allow (with the reason)."""
+    a, targets = _validate(f, cmd)
+    common = _common_sources(cmd)
+    out = []
+    for t in targets:
+        adv, dis = _target_sources(a, t, cmd, common)
+        mode = net_mode(adv, dis, cmd.mode)
+        d = t.stat(cmd.defense, 10)
+        out.append(
+            TargetOdds(t.id, t.name, d, mode, adv, dis, hit_chance(cmd.modifier, d, mode), t.id not in cmd.unsensed)
+        )
+    return tuple(out)
+
+
+def outcome_preview(f: Fight, cmd: CosmereAttack) -> tuple[TargetResult, ...]:
+    """The outcome of the roll against each target before the choices (graze, critical) are made: a
+    dry run of the command without them. Sending the command with the choices rolls the same dice."""
+    from engine.core import apply
+
+    bare = replace(cmd, graze=(), critical=False)
+    _, events = apply(f, bare)
+    return tuple(e for e in events if isinstance(e, TargetResult))
+
+
+# --- resolving an attack ----------------------------------------------------------------------------
+
+
+def _spend_focus(f: Fight, cid: str, n: int, why: str, ev: Events) -> Fight:
+    c = f.get(cid)
+    p = c.pool("focus")
+    have = p.current if p else 0
+    if have < n:
+        raise RuleError(f"{why} costs {n} focus and {c.name} has {have}.")
+    assert p is not None
+    f = put(f, replace(c, resources=set_pool(c.resources, replace(p, current=p.current - n))))
+    ev.append(E.ResourceChanged(c.id, c.name, "focus", -n, p.current - n))
+    return f
+
+
+def _test_dice(f: Fight, cmd: CosmereAttack, n: int) -> tuple[DiceRoll, Fight]:
+    if cmd.total is not None:
+        if cmd.given is not None:
+            raise RuleError("The attack test: give the d20 or the total, not both.")
+        if n != 1:
+            raise RuleError("With an advantage or disadvantage in play, enter both d20s, not a total.")
+        natural = cmd.total - cmd.modifier
+        if not 1 <= natural <= 20:
+            low, high = 1 + cmd.modifier, 20 + cmd.modifier
+            raise RuleError(f"The attack test: {cmd.total} is not possible with {cmd.modifier:+d} ({low} to {high}).")
+        r, _ = roll("1d20", f.rng, (natural,))
+        return r, f
+    if cmd.given is not None and len(cmd.given) != n:
+        why = " (an advantage or disadvantage is in play)" if n == 2 else ""
+        raise RuleError(f"The attack test rolls {n} d20{'s' if n > 1 else ''}{why}: enter {n}.")
+    r, rng = roll_or_given(f"{n}d20", f.rng, cmd.given, None, "The attack test")
+    return r, (f if cmd.given is not None else replace(f, rng=rng))
+
+
+def attack(rs: Cosmere, f: Fight, cmd: CosmereAttack, ev: Events) -> Fight:
+    _started(f)
+    a, targets = _validate(f, cmd)
+    common = _common_sources(cmd)
+    plans = []
+    for t in targets:
+        adv, dis = _target_sources(a, t, cmd, common)
+        plans.append((t, adv, dis, net_mode(adv, dis, cmd.mode)))
+    # pay first: a refused payment leaves nothing rolled
+    if cmd.use == "action":
+        f = rs.use(f, C.UseAction(a.id, "action", cmd.action.strip() or "Strike", cost=cmd.cost), ev)
+    elif cmd.use == "reaction":
+        f = rs.use(f, C.UseAction(a.id, "reaction", "Reactive Strike"), ev)
+    # the test and the damage dice are rolled together, whatever is chosen afterwards
+    n = 2 if any(p[3] != "normal" for p in plans) else 1
+    test, f = _test_dice(f, cmd, n)
+    dmg: DiceRoll | None = None
+    if cmd.damage:
+        dmg, rng = roll_or_given(cmd.damage, f.rng, cmd.damage_given, cmd.damage_total, "Damage")
+        if cmd.damage_given is None and cmd.damage_total is None:
+            f = replace(f, rng=rng)
+    elif cmd.damage_given is not None or cmd.damage_total is not None:
+        raise RuleError("No damage to enter: the attack has no damage dice.")
+    dice = test.terms[0].rolls
+    results = []
+    for t, adv, dis, mode in plans:
+        nat = max(dice) if mode == "advantage" else min(dice) if mode == "disadvantage" else dice[0]
+        d = t.stat(cmd.defense, 10)
+        total = nat + cmd.modifier
+        results.append((t, adv, dis, mode, nat, total, d, total >= d))
+    hits = [r for r in results if r[7]]
+    if cmd.critical and not hits:
+        raise RuleError("A critical needs a hit: every target was missed.")
+    graze = set(cmd.graze)
+    if len(graze) != len(cmd.graze):
+        raise RuleError("Graze each target once.")
+    for g in cmd.graze:
+        r = next((x for x in results if x[0].id == g), None)
+        if r is None:
+            raise RuleError("Only a target of the attack can be grazed.")
+        if r[7]:
+            raise RuleError(f"{r[0].name} was hit: there is nothing to graze.")
+        if g in cmd.unsensed:
+            raise RuleError(f"{r[0].name} cannot be grazed: {a.name} cannot sense it.")
+        if not cmd.damage:
+            raise RuleError("A graze deals the damage dice, and this attack has none.")
+    ev.append(CosmereAttackRolled(a.id, a.name, test, cmd.modifier, cmd.defense, dmg, cmd.label, cmd.use, cmd.critical))
+    if graze:
+        f = _spend_focus(f, a.id, len(graze), f"Grazing {len(graze)} target{'s' if len(graze) > 1 else ''}", ev)
+    dice_value = 0
+    if dmg is not None:
+        dice_value = parse(cmd.damage).maximum() if cmd.critical else dmg.total
+    for t, adv, dis, mode, nat, total, d, hit in results:
+        grazed = t.id in graze
+        outcome = "hit" if hit else "graze" if grazed else "miss"
+        amount = 0
+        if hit:
+            amount = max(0, dice_value + cmd.modifier)
+        elif grazed:
+            amount = max(0, dice_value)
+        if cmd.critical and outcome != "miss":
+            outcome = "critical" if hit else "critical graze"
+        ev.append(
+            TargetResult(
+                a.id, t.id, t.name, nat, total, d, outcome, amount, mode, adv, dis, bool(cmd.mode),
+                t.id not in cmd.unsensed,
+            )  # fmt: skip
+        )
+        if outcome != "miss" and dmg is not None:
+            how = f"{outcome}: {dice_value}{' + ' + str(cmd.modifier) if hit and cmd.modifier else ''}"
+            f = deal_damage(rs, f, t.id, amount, cmd.type, None, ev, f"{a.name}'s {how}")
+    return f
+
+
+# --- falling and terrain ------------------------------------------------------------------------------
+
+
+def fall(rs: Cosmere, f: Fight, cmd: Fall, ev: Events) -> Fight:
+    c = f.get(cmd.who)
+    if not 0 <= cmd.feet <= 10_000:
+        raise RuleError(f"A fall is between 0 and 10,000 ft, not {cmd.feet}.")
+    n = cmd.feet // 10
+    if n == 0:
+        if cmd.given is not None or cmd.total is not None:
+            raise RuleError("A fall of under 10 ft does no damage: there are no dice to enter.")
+        ev.append(E.Info(f"{c.name} falls {cmd.feet} ft: under 10 ft, no damage", c.id))
+        return f
+    r, rng = roll_or_given(f"{n}d6", f.rng, cmd.given, cmd.total, "Falling damage")
+    if cmd.given is None and cmd.total is None:
+        f = replace(f, rng=rng)
+    f = deal_damage(rs, f, c.id, r.total, "impact", r, ev, f"fell {cmd.feet} ft")
+    c = f.get(c.id)
+    if r.total > 0 and not c.has("Prone"):
+        f = put(f, replace(c, conditions=c.conditions + (Condition("Prone"),)))
+        ev.append(E.ConditionAdded(c.id, c.name, "Prone", "landed hurt"))
+    return f
+
+
+def enter_terrain(rs: Cosmere, f: Fight, cmd: EnterTerrain, ev: Events) -> Fight:
+    c = f.get(cmd.who)
+    label = cmd.label.strip() or "dangerous terrain"
+    if len(label) > 80 or "\n" in label:
+        raise RuleError("Name the terrain in one short line.")
+    parse(cmd.damage)
+    r, rng = roll_or_given(cmd.damage, f.rng, cmd.given, cmd.total, f"{label.capitalize()} damage")
+    if cmd.given is None and cmd.total is None:
+        f = replace(f, rng=rng)
+    kept = tuple(x for x in c.conditions if x.name != TERRAIN)
+    cond = Condition(TERRAIN, dice=cmd.damage, note=label)
+    f = put(f, replace(c, conditions=kept + (cond,)))
+    ev.append(E.ConditionAdded(c.id, c.name, TERRAIN, f"{label}, {cmd.damage} on entering and each turn start"))
+    return deal_damage(rs, f, c.id, max(0, r.total), "", r, ev, f"moved into {label}")
+
+
+def start_effects(rs: Cosmere, f: Fight, cid: str, ev: Events, given: GivenRolls | None) -> Fight:
+    """The start of a turn in dangerous terrain: its damage again."""
+    cond = f.get(cid).condition(TERRAIN)
+    if cond is None:
+        return f
+    label = cond.note or "dangerous terrain"
+    if not cond.dice:
+        ev.append(E.Info(f"{f.get(cid).name} starts its turn in {label}: apply its damage", cid))
+        return f
+    r, f = effect_roll(f, given, cid, TERRAIN, cond.dice)
+    c = f.get(cid)
+    ev.append(EffectRolled(c.id, c.name, TERRAIN, r, label))
+    return deal_damage(rs, f, cid, max(0, r.total), "", None, ev, f"starts its turn in {label}")
+
+
+def is_boss(c: Combatant) -> bool:
+    return any(x.lower() == "boss" for x in c.flags)
