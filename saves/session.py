@@ -1,52 +1,259 @@
 """A fight being played: the engine's history plus (for a file-backed session) its journal on disk.
 
-The app talks only to a Session: `apply`, `undo` and `redo` return after the change is durable, so the
-screen never shows a result that is not saved. `Session.memory` keeps everything in memory (tests,
-throwaway fights).
+The app talks only to a Session: `apply`, `undo` and `redo` return after the change is durable
+(written and fsync'd), so the screen never shows a result that is not saved. `Session.memory` keeps
+everything in memory (tests, throwaway fights); `create` and `open` work on a save file.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 from pathlib import Path
+from types import TracebackType
+
+import msgspec
 
 from engine import History, RuleError
 from engine.commands import Command
+from engine.core import apply as engine_apply
 from engine.events import Event
 from engine.history import Node
 from engine.state import Fight
+from saves import format as fmt
+from saves import journal
+from saves.errors import SaveError
 
 
 class Session:
-    """In-memory session; the file-backed journal extends it."""
+    """A fight and, when file-backed, the open (and locked) save file it is journaled to."""
 
     def __init__(self, history: History, path: Path | None = None, readonly: bool = False) -> None:
         self.history = history
         self.path = path
         self.readonly = readonly
+        self.notices: list[str] = []  # what opening the file had to tell the GM
+        self.header: fmt.Header | None = None
+        self._fd: int | None = None
+        self._end = 0  # the file's length: every record so far, nothing after
+        self._codec: fmt.Codec | None = None
+        self._since = 0  # steps since the last full state
+        self._window = b""  # the compression window: raw bytes of the last records
+        self._wsize = fmt.WINDOW
 
+    # --- starting -----------------------------------------------------------------------------
     @classmethod
     def memory(cls, fight: Fight) -> Session:
         return cls(History.start(fight))
 
+    @classmethod
+    def create(cls, path: Path, fight: Fight) -> Session:
+        """A new save file holding `fight` as its start; refuses to replace an existing file."""
+        path = Path(path)
+        c = fmt.codec()
+        header = fmt.new_header(fight)
+        payload = c.encode(header)
+        try:
+            header = c.header_decoder.decode(payload)  # the fight as it will read back
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise SaveError(path, f"this fight cannot be saved: {exc}") from None
+        if path.exists() or path.is_symlink():
+            raise SaveError(path, "a file with this name already exists; not overwriting it")
+        if not path.parent.is_dir():
+            raise SaveError(path, "the folder does not exist")
+        data = fmt.MAGIC + fmt.frame(fmt.HEADER, payload)
+        try:
+            fd = journal.atomic_write(path, [data], overwrite=False, keep_locked=True)
+        except FileExistsError:
+            raise SaveError(path, "a file with this name already exists; not overwriting it") from None
+        except OSError as exc:
+            raise SaveError(path, f"cannot create the file: {exc.strerror or exc}") from None
+        assert fd is not None
+        s = cls(History.start(header.root), path)
+        s.header = header
+        s._fd, s._end, s._codec = fd, len(data), c
+        s._wsize = header.window
+        s._window = fmt.slide(b"", payload, header.window)
+        return s
+
+    @classmethod
+    def open(cls, path: Path, readonly: bool = False) -> Session:
+        """A save file with its whole history, the cursor where the GM left it.
+
+        Writable: the file is locked (LockedError if another app has it) and a torn last record is
+        cut off after the whole file is backed up. Read-only: the file is only read, never locked.
+        """
+        path = Path(path)
+        if readonly:
+            loaded = journal.parse(path, journal.read_file(path))
+            s = cls(loaded.history, path, readonly=True)
+            s.header = loaded.header
+            if loaded.torn:
+                s.notices.append(
+                    f"{loaded.torn} (the file itself was left as it is: open it for writing or run "
+                    "`fracas check --repair` to remove it)"
+                )
+            if loaded.version != fmt.FORMAT:
+                s.notices.append(f"an older save (format {loaded.version}), read through its upgrade")
+            return s
+        fd = journal.open_locked(path)
+        try:
+            data = journal.read_file(path, fd)
+            loaded = journal.parse(path, data)
+            notices: list[str] = []
+            end, since, window = loaded.end, loaded.since_checkpoint, loaded.window
+            if loaded.torn or loaded.version != fmt.FORMAT:
+                why = (
+                    loaded.torn
+                    or f"an older save (format {loaded.version}) was upgraded to format {fmt.FORMAT}"
+                )
+                try:
+                    saved = journal.backup(path, data)
+                    if loaded.version != fmt.FORMAT:
+                        chunks, since, window = journal.history_records(
+                            loaded.history, created=loaded.header.created
+                        )
+                    else:
+                        chunks = [data[:end]]
+                    new_fd = journal.atomic_write(path, chunks, overwrite=True, keep_locked=True)
+                except OSError as exc:
+                    raise SaveError(
+                        path, f"{why}, but the file could not be rewritten ({exc.strerror or exc}); open it read-only"
+                    ) from None
+                assert new_fd is not None
+                os.close(fd)
+                fd = new_fd
+                end = sum(len(x) for x in chunks)
+                notices.append(f"{why}; the file as it was is kept in {saved.name}")
+        except BaseException:
+            os.close(fd)
+            raise
+        s = cls(loaded.history, path)
+        s.header = loaded.header
+        s.notices = notices
+        s._fd, s._end, s._codec, s._since = fd, end, fmt.codec(), since
+        s._window, s._wsize = window, loaded.header.window
+        return s
+
+    # --- playing ------------------------------------------------------------------------------
     @property
     def state(self) -> Fight:
         return self.history.state
 
     def apply(self, command: Command) -> tuple[Event, ...]:
-        """Apply a command. RuleError (nothing changed, nothing written) for a broken rule."""
-        if self.readonly:
-            raise RuleError("This fight is open read-only.")
-        return self.history.apply(command)
+        """Apply a command; returns once it is on disk. RuleError (nothing changed, nothing written)
+        for a broken rule; SaveError (nothing changed) when it cannot be written."""
+        self._writable()
+        before = self.history.state
+        state, events = engine_apply(before, command)
+        if self._fd is not None:
+            c = self._codec or fmt.codec()
+            if not c.knows(command, events):
+                c = fmt.codec()  # a ruleset registered a command or event type since
+                if not c.knows(command, events):
+                    what = type(command).__name__
+                    raise SaveError(self.path, f"'{what}' cannot be saved: its type is not registered")
+            self._codec = c
+            full = self._since >= fmt.CHECKPOINT_EVERY and state.round != before.round
+            payload = c.step_record(self.history.cursor, before, state, command, events, full)
+            try:
+                c.step_decoder.decode(payload)  # a record that would not read back must never be written
+            except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+                raise SaveError(self.path, f"this command cannot be saved ({exc}); nothing was changed") from None
+            self._write(fmt.STEP, payload)
+            self._since = 0 if full else self._since + 1
+        self.history.push(state, command, events)
+        return events
 
     def undo(self) -> Node | None:
-        if self.readonly:
-            raise RuleError("This fight is open read-only.")
+        """Step back (durably); the node undone, or None at the start of the fight."""
+        self._writable()
+        parent = self.history.nodes[self.history.cursor].parent
+        if parent < 0:
+            return None
+        if self._fd is not None:
+            self._write(fmt.UNDO, fmt.codec().encode(fmt.Move(parent)))
         return self.history.undo()
 
     def redo(self) -> Node | None:
-        if self.readonly:
-            raise RuleError("This fight is open read-only.")
+        self._writable()
+        nxt = self.history.nodes[self.history.cursor].redo
+        if nxt < 0:
+            return None
+        if self._fd is not None:
+            self._write(fmt.REDO, fmt.codec().encode(fmt.Move(nxt)))
         return self.history.redo()
 
+    def save_as(self, path: Path) -> None:
+        """Write the whole fight (history included) to a new file and carry on there. The new file is
+        complete on disk before this returns; the old one is left as it was."""
+        path = Path(path)
+        if self.path is not None and path.resolve() == self.path.resolve():
+            raise SaveError(path, "this is the file the fight is already saved in")
+        if path.exists() or path.is_symlink():
+            raise SaveError(path, "a file with this name already exists; not overwriting it")
+        created = self.header.created if self.header is not None else None
+        chunks, since, window = journal.history_records(self.history, created=created)
+        check = journal.parse(path, b"".join(chunks))
+        if (
+            len(check.history.nodes) != len(self.history.nodes)
+            or check.history.cursor != self.history.cursor
+            or check.history.state != self.history.state
+        ):
+            raise SaveError(path, "the copy did not read back the same (nothing was written)")
+        try:
+            fd = journal.atomic_write(path, chunks, overwrite=False, keep_locked=True)
+        except FileExistsError:
+            raise SaveError(path, "a file with this name already exists; not overwriting it") from None
+        except OSError as exc:
+            raise SaveError(path, f"cannot write the file: {exc.strerror or exc}") from None
+        assert fd is not None
+        self.close()
+        self.path, self.readonly, self.header = path, False, check.header
+        self._fd, self._end, self._codec, self._since = fd, sum(len(x) for x in chunks), fmt.codec(), since
+        self._window, self._wsize = window, check.header.window
+
     def close(self) -> None:
-        """Release the file (and its lock); a memory session has nothing to release."""
+        """Release the file (and its lock). Everything is already on disk; closing twice is fine."""
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    # --- internals ----------------------------------------------------------------------------
+    def _writable(self) -> None:
+        if self.readonly:
+            raise RuleError("This fight is open read-only.")
+        if self.path is not None and self._fd is None:
+            raise RuleError("This fight's file is closed.")
+
+    def _write(self, kind: int, payload: bytes) -> None:
+        assert self._fd is not None
+        try:
+            data = fmt.seal(kind, payload, self._window)
+        except fmt.FormatProblem as exc:
+            raise SaveError(self.path, f"this change cannot be saved: {exc}; nothing was changed") from None
+        try:
+            journal.append(self._fd, self._end, data)
+        except OSError as exc:
+            problem = f"could not save ({exc.strerror or exc}); the last change was not made"
+            try:
+                intact = os.fstat(self._fd).st_size == self._end
+            except OSError:
+                intact = False
+            if not intact:
+                # half a record may be on disk: stop writing here; reopening drops it cleanly
+                self.close()
+                self.readonly = True
+                problem += "; the file is read-only in this window now, reopen it to go on"
+            raise SaveError(self.path, problem, self._end) from None
+        self._end += len(data)
+        self._window = fmt.slide(self._window, payload, self._wsize)

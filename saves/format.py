@@ -1,0 +1,400 @@
+"""The save format's building blocks: frames, record types, state deltas and upgrades.
+
+docs/save-format.md describes the bytes; this module is the one place that knows them. Nothing here
+touches the file system (journal.py does), so every piece can be tested on bytes in memory.
+
+Record types are built at use time from `engine.command_union()` / `engine.event_union()` and from the
+fields of `Fight` / `Combatant`, because rulesets register commands and events of their own and the
+engine grows fields: a codec built at import time would miss them and write records it cannot read.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import struct
+import tomllib
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Union
+
+import msgspec
+from msgspec import UNSET, UnsetType
+from msgspec.structs import astuple, fields, replace
+
+from engine.state import Combatant, Fight
+
+MAGIC = b"\x89FRACAS\n"  # a non-ASCII first byte and a newline: text-mode transfers show up at once
+FORMAT = 1  # the save format this version writes; it reads this one and older ones (UPGRADES)
+EXTENSION = ".fracas"
+
+MAX_RECORD = 16 * 1024 * 1024  # one record (a full state of 500 combatants is well under 2 MiB)
+MAX_FILE = 256 * 1024 * 1024  # a whole file: about a million commands
+CHECKPOINT_EVERY = 1000  # writer policy: a full state at the first round change after this many steps
+
+# record kinds (one byte in the frame)
+HEADER = ord("H")
+STEP = ord("S")
+UNDO = ord("U")
+REDO = ord("R")
+POSITION = ord("P")
+KIND_NAMES = {HEADER: "header", STEP: "step", UNDO: "undo", REDO: "redo", POSITION: "position"}
+COMPRESSED = 0x80  # kind bit: the payload is raw deflate, primed with the window (see `seal`)
+VALID_KINDS = frozenset(KIND_NAMES) | frozenset(k | COMPRESSED for k in KIND_NAMES if k != HEADER)
+
+# Compression: each record is deflated on its own with the last WINDOW bytes of the records before it
+# (their raw payloads, header first, in file order) as preset dictionary. Consecutive records repeat
+# names, tags and field names, so this saves about 4/5 of the bytes while every record stays
+# separately framed, checksummed and appended. The header names the window size.
+WINDOW = 4096
+MAX_WINDOW = 32768  # deflate's dictionary limit
+_WBITS = -15  # raw deflate: the frame already has a length and a checksum
+
+# frame: payload length, kind, payload CRC-32, then the CRC-32 of those 9 bytes, then the payload
+_PRE = struct.Struct("<IBI")
+_HCRC = struct.Struct("<I")
+FRAME_SIZE = _PRE.size + _HCRC.size  # 13
+FRAME = struct.Struct("<IBII")  # the whole frame header at once, for the reader's fast path
+
+
+class FormatProblem(Exception):
+    """A record decoded but does not fit the fight (bad index, wrong parent...); the reader turns it
+    into a SaveError with the record's offset."""
+
+
+def frame(kind: int, payload: bytes) -> bytes:
+    if len(payload) > MAX_RECORD:
+        raise FormatProblem(f"a record of {len(payload)} bytes is over the {MAX_RECORD} byte limit")
+    pre = _PRE.pack(len(payload), kind, zlib.crc32(payload))
+    return pre + _HCRC.pack(zlib.crc32(pre)) + payload
+
+
+def seal(kind: int, raw: bytes, window: bytes) -> bytes:
+    """The frame of a record: deflated against `window` when that is smaller, else as it is. The
+    compressed bytes are inflated again before they are trusted."""
+    if len(raw) > MAX_RECORD:
+        raise FormatProblem(f"a record of {len(raw)} bytes is over the {MAX_RECORD} byte limit")
+    if len(raw) >= 48 and window:
+        co = zlib.compressobj(1, zlib.DEFLATED, _WBITS, 8, zdict=window)
+        packed = co.compress(raw) + co.flush()
+        if len(packed) < len(raw):
+            if inflate(packed, window) != raw:  # pragma: no cover - zlib itself failing
+                raise FormatProblem("compression did not round-trip")
+            return frame(kind | COMPRESSED, packed)
+    return frame(kind, raw)
+
+
+def inflate(packed: bytes | memoryview, window: bytes) -> bytes:
+    """A compressed payload back, bounded by the record limit."""
+    try:
+        d = zlib.decompressobj(_WBITS, zdict=window) if window else zlib.decompressobj(_WBITS)
+        raw = d.decompress(packed, MAX_RECORD)
+    except zlib.error as exc:
+        raise FormatProblem(f"a compressed record does not inflate ({exc})") from None
+    if d.unconsumed_tail:
+        raise FormatProblem(f"a compressed record inflates to more than the {MAX_RECORD} byte limit")
+    if d.unused_data or not d.eof:
+        raise FormatProblem("a compressed record does not inflate cleanly")
+    return raw
+
+
+def slide(window: bytes, raw: bytes | memoryview, size: int) -> bytes:
+    """The window after one more record."""
+    if not size:
+        return b""
+    if len(raw) >= size:
+        return bytes(raw[-size:])
+    return (window + raw)[-size:]
+
+
+def unpack_frame(data: bytes | memoryview, pos: int) -> tuple[int, int, int, int]:
+    """(length, kind, payload crc, header crc) of the frame at `pos`; the caller checks the size."""
+    length, kind, pcrc = _PRE.unpack_from(data, pos)
+    (hcrc,) = _HCRC.unpack_from(data, pos + _PRE.size)
+    return length, kind, pcrc, hcrc
+
+
+def header_ok(data: bytes | memoryview, pos: int, hcrc: int) -> bool:
+    return zlib.crc32(data[pos : pos + _PRE.size]) == hcrc
+
+
+# --- fixed record types -----------------------------------------------------------------------
+
+
+class Probe(msgspec.Struct):
+    """The one header field every format version keeps: read first, before anything is trusted."""
+
+    format: int
+
+
+class Header(msgspec.Struct, frozen=True, kw_only=True):
+    format: int
+    app: str
+    ruleset: str
+    created: str  # ISO 8601, UTC
+    root: Fight  # the fight before any command (node 0)
+    window: int = WINDOW  # bytes of earlier records that prime each record's compression
+
+
+class Move(msgspec.Struct, frozen=True):
+    """An undo or redo: `to` is the node the cursor lands on (a check, the move itself is implied)."""
+
+    to: int
+
+
+class Position(msgspec.Struct, frozen=True):
+    """Where the GM was, written by rewrites (save-as, repair) after the nodes: the cursor, and the
+    redo pointers that differ from the ones replaying the nodes in order leaves behind."""
+
+    cursor: int
+    redo: tuple[tuple[int, int], ...] = ()
+
+
+def new_header(root: Fight) -> Header:
+    now = dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()
+    return Header(format=FORMAT, app=app_version(), ruleset=root.ruleset, created=now, root=root)
+
+
+@functools.cache
+def app_version() -> str:
+    try:
+        return metadata.version("fracas")
+    except metadata.PackageNotFoundError:
+        pass
+    # running from a source tree that is not pip-installed
+    pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
+    try:
+        return str(tomllib.loads(pyproject.read_text("utf-8"))["project"]["version"])
+    except (OSError, KeyError, TypeError, tomllib.TOMLDecodeError):
+        return "unknown"
+
+
+# --- upgrades ---------------------------------------------------------------------------------
+
+# UPGRADES[v](kind, record) turns one record of format v, decoded to plain msgpack data (dicts, lists,
+# str, int...), into the same record in format v+1. An old file is read record by record through the
+# chain, then converted to the current types. Format 1 is the first format, so the chain is empty
+# today; docs/save-format.md says when to add a step.
+Upgrade = Callable[[int, Any], tuple[int, Any]]
+UPGRADES: dict[int, Upgrade] = {}
+
+
+def upgrade(kind: int, record: Any, version: int) -> tuple[int, Any]:
+    for v in range(version, FORMAT):
+        step = UPGRADES.get(v)
+        if step is None:
+            raise FormatProblem(f"no upgrade from save format {v} to {v + 1}")
+        kind, record = step(kind, record)
+    if kind == HEADER and isinstance(record, dict):
+        record = {**record, "format": FORMAT}
+    return kind, record
+
+
+# --- the codec: step records and state deltas -------------------------------------------------
+#
+# A step's outcome is stored as a delta against its parent state:
+#   f: the Fight fields that changed, each as {"f": field name, "v": new value}
+#   l: only when combatants joined, left or moved: the new list, each entry either the index of an
+#      unchanged-or-patched combatant in the parent state, or a whole new Combatant
+#   p: per changed combatant {"i": index in the new list, "s": [{"f": field, "v": value}, ...]}
+# The setter types are generated from the engine's own fields, so new fields are covered as they come.
+
+
+@dataclass(frozen=True, eq=False)
+class Codec:
+    """Record types and (de)coders for the commands and events known when it was built."""
+
+    command_types: frozenset[type]
+    event_types: frozenset[type]
+    step: type
+    delta: type
+    patch: type
+    fight_setters: dict[str, type]  # Fight field name -> its setter struct
+    combatant_setters: dict[str, type]
+    encoder: msgspec.msgpack.Encoder
+    step_decoder: msgspec.msgpack.Decoder
+    header_decoder: msgspec.msgpack.Decoder
+    move_decoder: msgspec.msgpack.Decoder
+    position_decoder: msgspec.msgpack.Decoder
+
+    def knows(self, command: object, events: tuple[object, ...]) -> bool:
+        return type(command) in self.command_types and all(type(e) in self.event_types for e in events)
+
+    # --- writing ------------------------------------------------------------------------------
+    def encode(self, obj: object) -> bytes:
+        return self.encoder.encode(obj)
+
+    def step_record(
+        self, parent: int, before: Fight, after: Fight, command: object, events: tuple, full: bool
+    ) -> bytes:
+        if full:
+            step = self.step(parent=parent, command=command, events=events, state=after)
+        else:
+            step = self.step(parent=parent, command=command, events=events, delta=self.diff(before, after))
+        return self.encoder.encode(step)
+
+    def diff(self, old: Fight, new: Fight) -> Any:
+        """What changed from `old` to `new`. States share untouched parts, so identity settles most
+        comparisons before any equality test runs."""
+        sets: list[Any] = []
+        if old is not new:
+            setters = self.fight_setters
+            for name, a, b in zip(_FIGHT_FIELDS, astuple(old), astuple(new), strict=True):
+                if a is not b and name != "combatants" and a != b:
+                    sets.append(setters[name](b))
+        oc, nc = old.combatants, new.combatants
+        layout: Any = UNSET
+        patches: list[Any] = []
+        if oc is not nc:
+            if len(oc) == len(nc) and all(x is y or x.id == y.id for x, y in zip(oc, nc, strict=True)):
+                for i, (x, y) in enumerate(zip(oc, nc, strict=True)):
+                    if x is not y:
+                        self._patch(patches, i, x, y)
+            else:
+                where = {c.id: i for i, c in enumerate(oc)}
+                items: list[Any] = []
+                for i, y in enumerate(nc):
+                    j = where.get(y.id)
+                    if j is None:
+                        items.append(y)
+                        continue
+                    items.append(j)
+                    x = oc[j]
+                    if x is not y:
+                        self._patch(patches, i, x, y)
+                layout = tuple(items)
+        return self.delta(fight=tuple(sets), layout=layout, patch=tuple(patches))
+
+    def _patch(self, out: list[Any], i: int, x: Combatant, y: Combatant) -> None:
+        setters = self.combatant_setters
+        sets = [
+            setters[name](b)
+            for name, a, b in zip(_COMBATANT_FIELDS, astuple(x), astuple(y), strict=True)
+            if a is not b and a != b and name != "id"
+        ]
+        if sets:
+            out.append(self.patch(i=i, sets=tuple(sets)))
+
+    # --- reading ------------------------------------------------------------------------------
+    def apply_delta(self, before: Fight, delta: Any) -> Fight:
+        cs = before.combatants
+        new: list[Combatant] | None = None
+        if delta.layout is not UNSET:
+            new = []
+            n = len(cs)
+            for x in delta.layout:
+                if type(x) is int:
+                    if not 0 <= x < n:
+                        raise FormatProblem(f"combatant {x} does not exist in the state before")
+                    new.append(cs[x])
+                else:
+                    new.append(x)
+        if delta.patch:
+            if new is None:
+                new = list(cs)
+            n = len(new)
+            for p in delta.patch:
+                i = p.i
+                if not 0 <= i < n:
+                    raise FormatProblem(f"a change to combatant {i}, which does not exist")
+                new[i] = replace(new[i], **{s.name: s.v for s in p.sets})
+        changes = {s.name: s.v for s in delta.fight}
+        if new is not None:
+            changes["combatants"] = tuple(new)
+        return replace(before, **changes) if changes else before
+
+    @staticmethod
+    def reshare(before: Fight, full: Fight) -> Fight:
+        """A full state read from disk, with every combatant equal to one before replaced by that
+        one, so states of the history keep sharing memory across a checkpoint."""
+        old = before.combatants
+        cs = full.combatants
+        shared = tuple(old[i] if i < len(old) and old[i] == c else c for i, c in enumerate(cs))
+        return replace(full, combatants=shared)
+
+
+_FIGHT_FIELDS = tuple(f.name for f in fields(Fight))
+_COMBATANT_FIELDS = tuple(f.name for f in fields(Combatant))
+_CODECS: dict[tuple[tuple[type, ...], tuple[type, ...]], Codec] = {}
+
+
+def codec() -> Codec:
+    """The codec for every command and event type registered now (cached per set of types)."""
+    from engine.commands import COMMAND_TYPES, command_union
+    from engine.events import EVENT_TYPES, event_union
+
+    cu = command_union()  # imports the rulesets, which register their own types
+    eu = event_union()
+    key = (tuple(COMMAND_TYPES), tuple(EVENT_TYPES))
+    c = _CODECS.get(key)
+    if c is None:
+        c = _CODECS[key] = _build(cu, eu, key)
+    return c
+
+
+_OPTS: dict[str, Any] = {"frozen": True, "gc": False, "omit_defaults": True}
+
+
+def _setters(prefix: str, of: type, skip: str) -> dict[str, type]:
+    """One tagged struct per field of `of`: {"f": field name, "v": value of that field's type}."""
+    return {
+        f.name: msgspec.defstruct(
+            f"{prefix}_{f.name}",
+            [("v", f.type)],
+            tag_field="f",
+            tag=f.name,
+            namespace={"name": f.name},
+            **_OPTS,
+        )
+        for f in fields(of)
+        if f.name != skip
+    }
+
+
+def _build(cu: Any, eu: Any, key: tuple[tuple[type, ...], tuple[type, ...]]) -> Codec:
+    fight_setters = _setters("SetFight", Fight, "combatants")
+    combatant_setters = _setters("SetCombatant", Combatant, "id")
+    fight_set = Union[tuple(fight_setters.values())]  # type: ignore[valid-type]  # noqa: UP007
+    combatant_set = Union[tuple(combatant_setters.values())]  # type: ignore[valid-type]  # noqa: UP007
+    patch = msgspec.defstruct(
+        "Patch", [("i", int), ("sets", tuple[combatant_set, ...])], rename={"sets": "s"}, **_OPTS
+    )
+    delta = msgspec.defstruct(
+        "Delta",
+        [
+            ("fight", tuple[fight_set, ...], ()),
+            ("layout", tuple[int | Combatant, ...] | UnsetType, UNSET),
+            ("patch", tuple[patch, ...], ()),
+        ],
+        rename={"fight": "f", "layout": "l", "patch": "p"},
+        **_OPTS,
+    )
+    step = msgspec.defstruct(
+        "Step",
+        [
+            ("parent", int),
+            ("command", cu),
+            ("events", tuple[eu, ...], ()),  # type: ignore[valid-type]
+            ("delta", delta | UnsetType, UNSET),
+            ("state", Fight | UnsetType, UNSET),
+        ],
+        rename={"parent": "p", "command": "c", "events": "e", "delta": "d", "state": "s"},
+        **_OPTS,
+    )
+    return Codec(
+        command_types=frozenset(key[0]),
+        event_types=frozenset(key[1]),
+        step=step,
+        delta=delta,
+        patch=patch,
+        fight_setters=fight_setters,
+        combatant_setters=combatant_setters,
+        encoder=msgspec.msgpack.Encoder(),
+        step_decoder=msgspec.msgpack.Decoder(step),
+        header_decoder=msgspec.msgpack.Decoder(Header),
+        move_decoder=msgspec.msgpack.Decoder(Move),
+        position_decoder=msgspec.msgpack.Decoder(Position),
+    )

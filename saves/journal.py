@@ -1,0 +1,525 @@
+"""Reading and writing save files on disk: the journal reader, durable appends, atomic rewrites, locks.
+
+Rules this module keeps (docs/save-format.md explains why):
+- A failed load never writes anything. Only a successful writable open of a file with a torn tail
+  changes the file, and only after a backup of the whole file is safely on disk.
+- Appends are one `write` of one whole frame, then fsync; a failed append is cut off again.
+- Rewrites go to a temporary file in the same directory, are fsync'd, renamed over (or linked to) the
+  target, and the directory is fsync'd; the new file is locked before it gets its name.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import errno
+import gc
+import os
+import secrets
+import sys
+import zlib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from engine import RuleError, get_ruleset
+from engine.history import History
+from saves import format as fmt
+from saves.errors import LockedError, SaveError
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows has no flock; files open unlocked there
+    fcntl = None  # type: ignore[assignment]
+
+_O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_O_BINARY = getattr(os, "O_BINARY", 0)
+
+
+@dataclass
+class Loaded:
+    """A journal read back: the header, the rebuilt history, and what was left out."""
+
+    header: fmt.Header
+    history: History
+    end: int  # offset just after the last good record
+    size: int  # the file's size as read
+    records: int
+    since_checkpoint: int  # steps after the last full state (the writer's checkpoint policy)
+    version: int = fmt.FORMAT  # the format the file was written in (older ones were upgraded)
+    window: bytes = b""  # the compression window after the last good record (the writer goes on from it)
+    torn: str = ""  # what was dropped from the end, for the notice ("" = nothing)
+    notices: list[str] = field(default_factory=list)
+
+
+# --- reading ----------------------------------------------------------------------------------
+
+
+def read_file(path: Path, fd: int | None = None) -> bytes:
+    """The whole file, refusing sizes beyond the limit before reading them."""
+    own = fd is None
+    try:
+        if own:
+            fd = os.open(path, os.O_RDONLY | _O_CLOEXEC | _O_BINARY)
+        assert fd is not None
+        size = os.fstat(fd).st_size
+        if size > fmt.MAX_FILE:
+            raise SaveError(path, f"the file is {size} bytes, more than a save can be ({fmt.MAX_FILE})", 0)
+        chunks = []
+        pos = 0
+        while True:
+            chunk = os.pread(fd, max(size - pos, 1 << 16), pos)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            pos += len(chunk)
+            if pos > fmt.MAX_FILE:
+                raise SaveError(path, f"the file is more than a save can be ({fmt.MAX_FILE} bytes)", 0)
+        return b"".join(chunks)
+    except IsADirectoryError:
+        raise SaveError(path, "this is a folder, not a save file") from None
+    except OSError as exc:
+        raise SaveError(path, f"cannot read the file: {exc.strerror or exc}") from None
+    finally:
+        if own and fd is not None:
+            os.close(fd)
+
+
+def describe_start(data: bytes) -> str:
+    """Why a file is not a save, in words a GM understands."""
+    if not data:
+        return "the file is empty: not a Fracas save"
+    if fmt.MAGIC.startswith(data):
+        return "the file ends inside its first bytes: an incomplete Fracas save"
+    head = data[:64].lstrip()
+    if head.startswith(b"{"):
+        return "this looks like JSON (a script or an export?), not a Fracas save"
+    return "not a Fracas save file (it does not start with the Fracas signature)"
+
+
+def parse(path: Path, data: bytes) -> Loaded:
+    """Read a whole journal from bytes. SaveError (one line, with the offset) for anything but a torn
+    tail, which is left out and described in `Loaded.torn`."""
+    if not data.startswith(fmt.MAGIC):
+        raise SaveError(path, describe_start(data), 0)
+    # a history of thousands of states allocates a lot and frees nothing: the cycle collector would
+    # only slow the load down (states are gc=False structs; nodes form no cycles)
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _parse(path, data)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _parse(path: Path, data: bytes) -> Loaded:
+    mv = memoryview(data)
+    n = len(data)
+    pos = len(fmt.MAGIC)
+    header_at = pos
+    first = _frame_at(path, data, mv, pos)
+    if first is None or first[0] == "torn":
+        raise SaveError(path, "the file ends inside its header: an incomplete save", header_at)
+    _, kind, payload, stop = first
+    if kind != fmt.HEADER:
+        raise SaveError(path, "the first record is not a header", header_at)
+    header, decode, version = _read_header(path, payload, header_at)
+    wsize = header.window
+    window = fmt.slide(b"", payload, wsize)
+    inflate, compressed = fmt.inflate, fmt.COMPRESSED
+    # the current format decodes straight into typed records; older ones go through `decode`
+    c = fmt.codec()
+    typed = (
+        {fmt.STEP: c.step_decoder, fmt.UNDO: c.move_decoder, fmt.REDO: c.move_decoder, fmt.POSITION: c.position_decoder}
+        if version == fmt.FORMAT
+        else None
+    )
+    history = History.start(header.root)
+    ruleset = header.ruleset
+    nodes = history.nodes
+    push = history.push
+    apply_delta = c.apply_delta
+    UNSET = msgspec.UNSET
+    pos = stop
+    records = 1
+    since = 0
+    torn = ""
+    unpack = fmt.FRAME.unpack_from
+    crc32 = zlib.crc32
+    size, limit, valid = fmt.FRAME_SIZE, fmt.MAX_RECORD, fmt.VALID_KINDS
+    while pos < n:
+        # the common case inline; anything unusual goes through _frame_at, which explains it
+        body = pos + size
+        if body <= n:
+            length, kind, pcrc, hcrc = unpack(data, pos)
+            stop = body + length
+            if length <= limit and stop <= n and crc32(mv[pos : pos + 9]) == hcrc:
+                payload = mv[body:stop]
+                if crc32(payload) != pcrc or kind not in valid:
+                    got = _frame_at(path, data, mv, pos)
+                else:
+                    got = None
+            else:
+                got = _frame_at(path, data, mv, pos)
+        else:
+            got = _frame_at(path, data, mv, pos)
+        if got is not None:
+            if got[0] == "torn":
+                torn = str(got[1])
+                break
+            _, kind, payload, stop = got
+        try:
+            if kind & compressed:
+                kind &= ~compressed
+                payload = inflate(payload, window)
+            if wsize:
+                window = (window + payload)[-wsize:]
+            if typed is not None and kind in typed:
+                rec = typed[kind].decode(payload)
+            else:
+                rec = decode(kind, payload)
+            if kind == fmt.STEP:
+                if rec.parent != history.cursor:
+                    raise fmt.FormatProblem(
+                        f"the step continues node {rec.parent} but the fight is at node {history.cursor}"
+                    )
+                before = nodes[history.cursor].state
+                if rec.state is not UNSET:
+                    state = c.reshare(before, rec.state)
+                    since = 0
+                elif rec.delta is not UNSET:
+                    state = apply_delta(before, rec.delta)
+                    since += 1
+                else:
+                    raise fmt.FormatProblem("the step has no outcome")
+                if state.ruleset != ruleset:
+                    raise fmt.FormatProblem(f"the step changes the ruleset to '{state.ruleset}'")
+                push(state, rec.command, rec.events)
+            elif kind == fmt.UNDO:
+                parent = nodes[history.cursor].parent
+                if parent < 0 or rec.to != parent:
+                    raise fmt.FormatProblem(f"an undo to node {rec.to}, but the fight is at node {history.cursor}")
+                history.undo()
+            elif kind == fmt.REDO:
+                nxt = nodes[history.cursor].redo
+                if nxt < 0 or rec.to != nxt:
+                    raise fmt.FormatProblem(f"a redo to node {rec.to}, but the fight is at node {history.cursor}")
+                history.redo()
+            elif kind == fmt.POSITION:
+                _position(history, rec)
+            else:  # a header again: _decode has refused unknown kinds already
+                raise fmt.FormatProblem("a second header in the middle of the file")
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            name = fmt.KIND_NAMES.get(kind & ~fmt.COMPRESSED, "record")
+            raise SaveError(path, f"{name} record: unreadable: {exc}", pos) from None
+        except fmt.FormatProblem as exc:
+            name = fmt.KIND_NAMES.get(kind & ~fmt.COMPRESSED, "record")
+            raise SaveError(path, f"{name} record: {exc}", pos) from None
+        records += 1
+        pos = stop
+    return Loaded(header, history, pos, n, records, since, version, window, torn)
+
+
+def _frame_at(
+    path: Path, data: bytes, mv: memoryview, pos: int
+) -> tuple[str, Any, Any, int] | tuple[str, str] | None:
+    """The frame at `pos`: ("ok", kind, payload, end), ("torn", why) for a torn tail, None at EOF."""
+    n = len(data)
+    if pos >= n:
+        return None
+    left = n - pos
+    if left < fmt.FRAME_SIZE:
+        return ("torn", _torn(pos, left, "an incomplete record"))
+    length, kind, pcrc, hcrc = fmt.unpack_frame(data, pos)
+    if not fmt.header_ok(mv, pos, hcrc):
+        if data.count(0, pos) == left:
+            # a crash after the file grew but before its data reached the disk leaves zeros
+            return ("torn", _torn(pos, left, "zeros left by a crash"))
+        raise SaveError(path, "damaged record header (checksum mismatch)", pos)
+    if length > fmt.MAX_RECORD:
+        raise SaveError(path, f"a record of {length} bytes, more than the limit of {fmt.MAX_RECORD}", pos)
+    body = pos + fmt.FRAME_SIZE
+    stop = body + length
+    if stop > n:
+        return ("torn", _torn(pos, left, "an incomplete record"))
+    payload = mv[body:stop]
+    if zlib.crc32(payload) != pcrc:
+        if stop == n:
+            return ("torn", _torn(pos, left, "a last record that did not fully reach the disk"))
+        raise SaveError(path, "damaged record (checksum mismatch)", pos)
+    if kind not in fmt.VALID_KINDS:
+        raise SaveError(path, f"unknown record kind {kind} (written by a newer Fracas?)", pos)
+    return ("ok", kind, payload, stop)
+
+
+def _torn(pos: int, size: int, what: str) -> str:
+    return f"a torn last record ({what}, {size} bytes at offset {pos}: a crash while saving) was dropped"
+
+
+def _read_header(path: Path, payload: memoryview, at: int) -> tuple[fmt.Header, Any, int]:
+    """The header and the record decoder for the file's format version."""
+    try:
+        version = msgspec.msgpack.decode(payload, type=fmt.Probe).format
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise SaveError(path, f"unreadable header: {exc}", at) from None
+    if version > fmt.FORMAT:
+        raise SaveError(
+            path,
+            f"written by a newer Fracas (save format {version}; this version reads formats 1 to "
+            f"{fmt.FORMAT}): update Fracas to open it",
+            at,
+        )
+    if version < 1:
+        raise SaveError(path, f"unknown save format {version}", at)
+    c = fmt.codec()
+    decoders = {
+        fmt.HEADER: c.header_decoder,
+        fmt.STEP: c.step_decoder,
+        fmt.UNDO: c.move_decoder,
+        fmt.REDO: c.move_decoder,
+        fmt.POSITION: c.position_decoder,
+    }
+    types = {
+        fmt.HEADER: fmt.Header,
+        fmt.STEP: c.step,
+        fmt.UNDO: fmt.Move,
+        fmt.REDO: fmt.Move,
+        fmt.POSITION: fmt.Position,
+    }
+
+    if version == fmt.FORMAT:
+
+        def decode(kind: int, data: memoryview) -> Any:
+            try:
+                return decoders[kind].decode(data)
+            except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+                raise fmt.FormatProblem(f"unreadable: {exc}") from None
+
+    else:
+
+        def decode(kind: int, data: memoryview) -> Any:
+            try:
+                raw = msgspec.msgpack.decode(data)
+                new_kind, raw = fmt.upgrade(kind, raw, version)
+                if new_kind != kind:
+                    raise fmt.FormatProblem("an upgrade changed the record kind")
+                return msgspec.convert(raw, types[kind])
+            except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+                raise fmt.FormatProblem(f"unreadable (format {version}): {exc}") from None
+
+    try:
+        header = decode(fmt.HEADER, payload)
+    except fmt.FormatProblem as exc:
+        raise SaveError(path, f"header: {exc}", at) from None
+    if header.ruleset != header.root.ruleset:
+        raise SaveError(path, "the header names two different rulesets", at)
+    if not 0 <= header.window <= fmt.MAX_WINDOW:
+        raise SaveError(path, f"a compression window of {header.window} bytes is out of range", at)
+    try:
+        get_ruleset(header.ruleset)
+    except RuleError:
+        known = f"a fight for the ruleset '{header.ruleset}', which this Fracas does not know"
+        raise SaveError(path, known, at) from None
+    return header, decode, version
+
+
+def _position(history: History, rec: fmt.Position) -> None:
+    nodes = history.nodes
+    count = len(nodes)
+    if not 0 <= rec.cursor < count:
+        raise fmt.FormatProblem(f"the cursor {rec.cursor} is not a node of this fight")
+    for node, child in rec.redo:
+        if not 0 <= node < count or not -1 <= child < count:
+            raise fmt.FormatProblem(f"a redo link {node} -> {child} outside the fight")
+        if child >= 0 and nodes[child].parent != node:
+            raise fmt.FormatProblem(f"node {child} does not follow node {node}")
+    for node, child in rec.redo:
+        nodes[node].redo = child
+    history.goto(rec.cursor)
+
+
+# --- writing ----------------------------------------------------------------------------------
+
+
+def fsync(fd: int) -> None:
+    if sys.platform == "darwin" and fcntl is not None and hasattr(fcntl, "F_FULLFSYNC"):
+        fcntl.fcntl(fd, fcntl.F_FULLFSYNC)  # macOS fsync does not flush the drive's cache
+    else:
+        os.fsync(fd)
+
+
+def fsync_dir(directory: Path) -> None:
+    """Make a rename or a new name in `directory` durable."""
+    try:
+        fd = os.open(directory, os.O_RDONLY | _O_CLOEXEC)
+    except OSError:
+        return  # some platforms cannot open a directory; nothing more can be done there
+    try:
+        os.fsync(fd)
+    except OSError as exc:
+        if exc.errno not in (errno.EINVAL, errno.EBADF, errno.EACCES):
+            raise
+    finally:
+        os.close(fd)
+
+
+def write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        done = os.write(fd, view)
+        view = view[done:]
+
+
+def lock(fd: int, path: Path) -> None:
+    """An exclusive lock for the life of the descriptor: one writing app per file."""
+    if fcntl is None:  # pragma: no cover
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise LockedError(path, "this fight is open in another running Fracas.") from None
+    except OSError as exc:
+        if exc.errno in (errno.ENOLCK, errno.EOPNOTSUPP, getattr(errno, "ENOTSUP", -1)):
+            return  # a file system without locks (some network mounts): work unlocked
+        raise
+
+
+def open_locked(path: Path) -> int:
+    """The file opened for appending and locked; SaveError/LockedError if not possible."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_APPEND | _O_CLOEXEC | _O_BINARY)
+    except IsADirectoryError:
+        raise SaveError(path, "this is a folder, not a save file") from None
+    except PermissionError:
+        raise SaveError(path, "no permission to write this file (open it read-only)") from None
+    except OSError as exc:
+        raise SaveError(path, f"cannot open the file: {exc.strerror or exc}") from None
+    try:
+        lock(fd, path)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _temp_name(target: Path) -> Path:
+    return target.with_name(f".{target.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
+
+
+def atomic_write(target: Path, chunks: Iterable[bytes], *, overwrite: bool, keep_locked: bool) -> int | None:
+    """Write a whole new file under `target`: temp file, fsync, rename (or a no-clobber link), directory
+    fsync. Returns the new file's descriptor, locked, when `keep_locked`; the file is locked before it
+    has its name, so no other app can take it in between."""
+    temp = _temp_name(target)
+    fd = os.open(temp, os.O_RDWR | os.O_CREAT | os.O_EXCL | _O_CLOEXEC | _O_BINARY, 0o644)
+    try:
+        if keep_locked:
+            lock(fd, temp)
+        for chunk in chunks:
+            write_all(fd, chunk)
+        fsync(fd)
+        if overwrite:
+            os.replace(temp, target)
+        else:
+            _link_no_clobber(temp, target)
+        fsync_dir(target.parent)
+    except BaseException:
+        os.close(fd)
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+    if keep_locked:
+        os.lseek(fd, 0, os.SEEK_END)
+        # the descriptor was opened without O_APPEND; appends go through `append`, which seeks
+        return fd
+    os.close(fd)
+    return None
+
+
+def _link_no_clobber(temp: Path, target: Path) -> None:
+    try:
+        os.link(temp, target)
+    except FileExistsError:
+        raise
+    except OSError as exc:
+        if exc.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.EXDEV, getattr(errno, "ENOTSUP", -1)):
+            raise
+        # no hard links on this file system: check, then rename (a narrow race, but never a torn file)
+        if target.exists():
+            raise FileExistsError(errno.EEXIST, "File exists", str(target)) from None
+        os.rename(temp, target)
+        return
+    os.unlink(temp)
+
+
+def backup(path: Path, data: bytes) -> Path:
+    """A copy of `data` next to `path`, under a name that is not taken yet."""
+    stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    for i in range(1000):
+        name = f"{path.name}.{stamp}{'-' + str(i) if i else ''}.bak"
+        target = path.with_name(name)
+        if target.exists():
+            continue
+        try:
+            atomic_write(target, [data], overwrite=False, keep_locked=False)
+        except FileExistsError:
+            continue
+        return target
+    raise OSError(errno.EEXIST, f"no free backup name next to {path}")
+
+
+def append(fd: int, end: int, data: bytes) -> None:
+    """One frame at offset `end`, then fsync. On failure the file is cut back to `end`, so the next
+    append never lands after half a record; the OSError propagates."""
+    try:
+        os.lseek(fd, end, os.SEEK_SET)  # harmless with O_APPEND, needed on a rewritten descriptor
+        write_all(fd, data)
+        fsync(fd)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.ftruncate(fd, end)
+            fsync(fd)
+        raise
+
+
+def history_records(history: History, created: str | None = None) -> tuple[list[bytes], int, bytes]:
+    """A whole history as frames (header first, then every node in order, then the position): what
+    a rewrite writes. Undo and redo records are folded into the final position. Also returns the
+    steps written since the last full state and the compression window after the last record."""
+    c = fmt.codec()
+    every = fmt.CHECKPOINT_EVERY
+    nodes = history.nodes
+    header = fmt.new_header(nodes[0].state)
+    if created:
+        header = msgspec.structs.replace(header, created=created)
+    raw = c.encode(header)
+    wsize = header.window
+    window = fmt.slide(b"", raw, wsize)
+    out = [fmt.MAGIC, fmt.frame(fmt.HEADER, raw)]
+
+    def add(kind: int, raw: bytes) -> None:
+        nonlocal window
+        out.append(fmt.seal(kind, raw, window))
+        window = fmt.slide(window, raw, wsize)
+
+    since = 0
+    natural: dict[int, int] = {}
+    cursor = 0
+    for i in range(1, len(nodes)):
+        node = nodes[i]
+        parent = nodes[node.parent]
+        if node.parent != cursor:
+            # a branch: the step continues an earlier node, so the cursor jumps there first
+            add(fmt.POSITION, c.encode(fmt.Position(node.parent)))
+        cursor = i
+        full = since >= every and node.state.round != parent.state.round
+        add(fmt.STEP, c.step_record(node.parent, parent.state, node.state, node.command, node.events, full))
+        since = 0 if full else since + 1
+        natural[node.parent] = i  # replaying in order leaves each parent's redo on its last child
+    redo = tuple((i, node.redo) for i, node in enumerate(nodes) if node.redo != natural.get(i, -1))
+    add(fmt.POSITION, c.encode(fmt.Position(history.cursor, redo)))
+    return out, since, window
