@@ -204,7 +204,7 @@ class Activity(Command, tag="activity"):
 
     who: str
     name: str
-    cost: int = 1
+    cost: int | None = None  # None: 1 to act, 0 to react (a reaction spends no action unless it says)
     earliest: int | None = None
     lock: bool = False
     master: bool = False

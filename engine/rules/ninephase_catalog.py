@@ -178,7 +178,7 @@ def as_spec(cmd: C.Activity) -> ActivitySpec:
     """The fields of an ad-hoc `Activity` command as a catalog entry (not stored anywhere)."""
     return ActivitySpec(
         name=cmd.name,
-        cost=cmd.cost,
+        cost=(0 if cmd.reaction else 1) if cmd.cost is None else cmd.cost,
         phase=cmd.earliest,
         lock=cmd.lock,
         master=cmd.master,

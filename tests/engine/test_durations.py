@@ -100,6 +100,7 @@ def ninephase_two():
 
 
 def to_phase(f, round_: int, phase: int):
+    assert (round_, phase) >= (f.round, f.phase), "that phase is behind us"
     out = []
     while (f.round, f.phase) != (round_, phase):
         f, ev = play(f, C.NextTurn())
