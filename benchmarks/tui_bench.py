@@ -1,0 +1,190 @@
+"""The app's figures for `make bench`.
+
+tui.startup_ratio   whole process, launch to first painted screen of a demo fight (`fracas demo d20`,
+                    file-backed, as a GM starts it), divided by the same for a bare Textual app showing
+                    a 20-row DataTable. Both run as subprocesses on a real pseudo-terminal, interleaved,
+                    and exit right after their first paint; the median of several runs each.
+tui.keypress_ms     95th percentile, over next-turn and apply-damage key presses in a fight of 100
+                    combatants, from the key event entering the app to the end of the repaint that
+                    shows its result (Textual's own frame timer included, terminal output built).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import fcntl
+import os
+import pty
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RUNS = 7
+
+BARE_CHILD = """
+from textual.app import App
+from textual.widgets import DataTable
+
+class Bare(App):
+    def compose(self):
+        yield DataTable()
+
+    def on_mount(self):
+        t = self.query_one(DataTable)
+        t.add_columns("Name", "HP", "AC", "Init", "Conditions")
+        for i in range(20):
+            t.add_row(f"Goblin {i + 1}", "7/7", "13", str(20 - i), "")
+        self.call_after_refresh(self.exit)
+
+Bare().run()
+"""
+
+FRACAS_CHILD = """
+import sys
+sys.path.insert(0, {root!r})
+from tui.app import FracasApp
+from tui.main import MainScreen
+
+# exit right after the main screen's first paint; everything else is the real `fracas demo d20`
+_mount = MainScreen.on_mount
+def on_mount(self):
+    _mount(self)
+    self.app.call_after_refresh(self.app.exit)
+MainScreen.on_mount = on_mount
+from tui.cli import main
+sys.exit(main(["demo", "d20", "--dir", {folder!r}]))
+"""
+
+
+def _run_on_pty(code: str, env: dict[str, str]) -> float:
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code], stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True
+    )
+    os.close(slave)
+
+    def drain() -> None:  # the terminal must be read or the child blocks on a full buffer
+        try:
+            while os.read(master, 65536):
+                pass
+        except OSError:
+            pass
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    try:
+        code_ = proc.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise RuntimeError("a startup child did not exit within 60 s") from None
+    elapsed = time.perf_counter() - start
+    os.close(master)
+    reader.join(timeout=5)
+    if code_ != 0:
+        raise RuntimeError(f"a startup child exited with {code_}")
+    return elapsed
+
+
+def startup_ratio() -> tuple[float, float, float]:
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, FRACAS_CONFIG_DIR=str(Path(tmp) / "config"), TERM="xterm-256color")
+        env.pop("TEXTUAL", None)
+        fracas_code = FRACAS_CHILD.format(root=str(ROOT), folder=str(Path(tmp) / "saves"))
+        bare: list[float] = []
+        ours: list[float] = []
+        _run_on_pty(BARE_CHILD, env)  # warm the file cache for both before timing
+        _run_on_pty(fracas_code, env)
+        for _ in range(RUNS):
+            bare.append(_run_on_pty(BARE_CHILD, env))
+            ours.append(_run_on_pty(fracas_code, env))
+    b, o = statistics.median(bare), statistics.median(ours)
+    return o / b, o * 1000, b * 1000
+
+
+# --- key press to repaint ---------------------------------------------------------------------
+
+
+async def _keypress(samples: int) -> tuple[list[float], list[float]]:
+    from textual import events
+
+    from engine import commands as C
+    from engine import new_fight
+    from saves.session import Session
+    from tui.app import make_app
+
+    s = Session.memory(new_fight("d20", "Benchmark", 1))
+    for i in range(2):
+        s.apply(C.AddCombatant(f"Orc{i}", count=50, stats=(("hp", 500), ("dex", 10 + i))))
+    s.apply(C.StartFight())
+    with tempfile.TemporaryDirectory() as tmp:
+        app = make_app(s, config_path=Path(tmp) / "config.toml")
+        frames: list[float] = []
+        before = [s.state]  # the state before the timed key: a frame only counts once it has changed
+        async with app.run_test(size=(160, 48)) as pilot:
+            display = app._display
+
+            def spy(screen, renderable):  # type: ignore[no-untyped-def]
+                if renderable is not None and hasattr(renderable, "render_segments"):
+                    renderable.render_segments(app.console)  # build the terminal output as a tty would
+                display(screen, renderable)
+                if s.state is not before[0]:
+                    frames.append(time.perf_counter())
+
+            app._display = spy  # type: ignore[method-assign]
+            await pilot.pause()
+
+            async def timed(key: str, char: str | None) -> float:
+                await asyncio.sleep(0.05)  # let the previous frame settle
+                before[0] = s.state
+                frames.clear()
+                event = events.Key(key, char)
+                event.set_sender(app)
+                t0 = time.perf_counter()
+                app._driver.send_message(event)  # type: ignore[union-attr]
+                deadline = t0 + 5
+                while time.perf_counter() < deadline:
+                    await asyncio.sleep(0.0005)
+                    if frames:
+                        # the first frame painted once the change is in the state
+                        return (frames[0] - t0) * 1000
+                raise RuntimeError(f"no repaint after {key!r}")
+
+            nxt: list[float] = []
+            dmg: list[float] = []
+            for _ in range(samples):
+                nxt.append(await timed("n", "n"))
+                await pilot.press("d", "1")
+                dmg.append(await timed("enter", "\r"))
+        return nxt, dmg
+
+
+def _p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+
+
+def run() -> list[tuple[str, float, str]]:
+    nxt, dmg = asyncio.run(_keypress(30))
+    ratio, ours, bare = startup_ratio()
+    return [
+        ("tui.startup_ratio", ratio, "x"),
+        ("tui.startup_fracas_ms", ours, "ms"),
+        ("tui.startup_bare_ms", bare, "ms"),
+        ("tui.keypress_ms", _p95(nxt + dmg), "ms"),
+        ("tui.keypress_next_p95_ms", _p95(nxt), "ms"),
+        ("tui.keypress_damage_p95_ms", _p95(dmg), "ms"),
+    ]
+
+
+if __name__ == "__main__":
+    for name, value, unit in run():
+        print(f"{name} {value:.3f} {unit}")

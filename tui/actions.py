@@ -1,0 +1,164 @@
+"""One table of everything the GM can do on the main screen.
+
+The main screen's key bindings, the footer, the help screen and the command palette are all built
+from it, so a new action appears in each of them at once. `id` is the binding id the settings file
+remaps (`[keys] damage = "x"`); `keys` None means the action is only in the palette.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.binding import Binding
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    id: str
+    keys: str | None
+    action: str
+    label: str  # short, for the footer
+    title: str  # for the palette and help
+    help: str
+    show: bool = True
+
+
+ACTIONS: tuple[Action, ...] = (
+    Action(
+        "start", "s", "start", "Start", "Start the fight", "Roll initiative (or enter it) and mark surprised combatants"
+    ),
+    Action("next", "n,space", "next", "Next", "Next turn or phase", "End the current turn (or phase) and move on"),
+    Action("damage", "d", "damage", "Damage", "Damage", "Damage the selected combatant: a number or dice, with a type"),
+    Action("heal", "h", "heal", "Heal", "Heal", "Heal the selected combatant"),
+    Action(
+        "temp", "t", "temp", "Temp", "Temporary health", "Give temporary health (the higher value is kept)", show=False
+    ),
+    Action(
+        "condition",
+        "c",
+        "condition",
+        "Cond",
+        "Add a condition",
+        "Search the ruleset's conditions or name your own; set a duration",
+    ),
+    Action(
+        "uncondition",
+        "x",
+        "uncondition",
+        "Uncond",
+        "Remove a condition",
+        "End one of the selected combatant's conditions",
+        show=False,
+    ),
+    Action(
+        "use", "u", "use", "Use", "Use an action or reaction", "Spend part of the selected combatant's action economy"
+    ),
+    Action(
+        "activity",
+        "u",
+        "activity",
+        "Activity",
+        "Take an activity in this phase",
+        "Act or react in the current phase (nine-phase)",
+    ),
+    Action(
+        "speed", "f", "speed", "Fast/slow", "Choose fast or slow", "Choose a fast or slow turn for this round (Cosmere)"
+    ),
+    Action(
+        "take_turn",
+        "g",
+        "take_turn",
+        "Go now",
+        "Take the turn now",
+        "The selected combatant takes its turn now (Cosmere)",
+        show=False,
+    ),
+    Action(
+        "fortune",
+        "o",
+        "fortune",
+        "Fortune",
+        "Spend Fortune for a slot",
+        "Spend a Fortune point to act at a chosen place this round (Warhammer)",
+    ),
+    Action(
+        "initiative",
+        "i",
+        "initiative",
+        "Order",
+        "Edit initiative or order",
+        "Set the initiative or move the selected combatant in the order",
+        show=False,
+    ),
+    Action("add", "a", "add", "Add", "Add combatants", "Add one or several combatants with the ruleset's stats"),
+    Action(
+        "edit",
+        "e",
+        "edit",
+        "Edit",
+        "Rename or edit stats",
+        "Change the selected combatant's name, side, stats, flags or note",
+        show=False,
+    ),
+    Action("roll", "r", "roll", "Roll", "Roll dice", "Roll any dice expression, or a saving throw against a DC"),
+    Action(
+        "resource",
+        "p",
+        "resource",
+        "Resource",
+        "Spend or restore a resource",
+        "Focus, Investiture, Fortune, Resolve, ...",
+        show=False,
+    ),
+    Action(
+        "note",
+        "m",
+        "note",
+        "Note",
+        "Add a note to the log",
+        "Write a note in the log, about the fight or a combatant",
+        show=False,
+    ),
+    Action(
+        "remove",
+        "delete",
+        "remove",
+        "Remove",
+        "Remove the combatant",
+        "Take the selected combatant out of the fight (undo brings it back)",
+        show=False,
+    ),
+    Action("end_fight", None, "end_fight", "End", "End the fight", "Mark the fight as over"),
+    Action("undo", "ctrl+z", "undo", "Undo", "Undo", "Undo the last command"),
+    Action("redo", "ctrl+y", "redo", "Redo", "Redo", "Redo the command undone last"),
+    Action(
+        "pane", "v", "pane", "Pane", "Show the next pane", "Switch between sheet, conditions and log on a small screen"
+    ),
+    Action("help", "question_mark", "help", "Help", "Help", "Keys, the ruleset's summary and its conditions"),
+    Action(
+        "saves",
+        None,
+        "app.start_screen",
+        "Fights",
+        "Open another fight",
+        "Back to the start screen: saved fights, a new fight, the demos",
+    ),
+)
+
+BY_ID = {a.id: a for a in ACTIONS}
+
+
+def bindings() -> list[Binding]:
+    return [
+        Binding(a.keys, a.action, a.label, show=a.show, id=a.id, tooltip=a.help)
+        for a in ACTIONS
+        if a.keys is not None and not a.action.startswith("app.")
+    ]
+
+
+# bindings defined elsewhere that the settings file may also remap
+OTHER_IDS = ("quit", "palette", "up", "down", "page_up", "page_down", "first", "last", "log_up", "log_down")
+
+
+def known_ids() -> frozenset[str]:
+    return frozenset(a.id for a in ACTIONS if a.keys is not None) | frozenset(OTHER_IDS)

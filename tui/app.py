@@ -1,0 +1,248 @@
+"""The Fracas app: a factory, the session plumbing every screen uses, themes and settings.
+
+Every change goes through `FracasApp.commit` / `undo` / `redo`: the Session applies it (and, when it is
+file-backed, makes it durable) and then every pane re-renders from `session.state`. A rule violation
+is a notification (or a message inside the dialog that asked), never a crash.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from textual.app import App
+from textual.binding import Binding
+from textual.screen import Screen
+
+from engine import RuleError
+from engine.commands import Command
+from engine.events import Event, describe
+from tui import config as cfgmod
+from tui.text import clean
+
+if TYPE_CHECKING:
+    from saves.session import Session
+
+log = logging.getLogger("fracas.tui")
+
+DEFAULT_THEME = "fracas-ember"
+
+
+def _palette_provider() -> type:
+    from tui.palette import FracasCommands
+
+    return FracasCommands
+
+
+def summary(events: Sequence[Event], limit: int = 2) -> str:
+    """A short sentence for what a command did (or what an undo took back)."""
+    if not events:
+        return "(no change)"
+    parts = [describe(e) for e in events[:limit]]
+    more = len(events) - limit
+    return clean("; ".join(parts)) + (f" (+{more} more)" if more > 0 else "")
+
+
+class FracasApp(App[None]):
+    TITLE = "Fracas"
+    CSS_PATH = "app.tcss"
+    BINDINGS = [
+        Binding("ctrl+q", "quit", "Quit", show=False, priority=True, id="quit"),
+        Binding("ctrl+p", "command_palette", "Palette", show=False, priority=True, id="palette"),
+    ]
+    COMMANDS = App.COMMANDS | {_palette_provider}
+    NOTIFICATION_TIMEOUT = 4
+
+    def __init__(
+        self,
+        session: Session | None = None,
+        *,
+        start_screen: bool = False,
+        config_path: Path | None = None,
+    ) -> None:
+        super().__init__()
+        from tui.actions import known_ids
+
+        self.session: Session | None = session
+        self.show_start = start_screen or session is None
+        self.settings = cfgmod.load(config_path, known_ids())
+        self.save_failed = ""  # the last save error, shown in the header until a save succeeds
+        self._owned: list[Session] = []  # sessions this app opened (and so must close)
+        self._clash_reported = False
+        self._theme_ready = False
+
+    # --- start-up -----------------------------------------------------------------------------
+    def _first_screen(self) -> Screen:
+        if self.show_start or self.session is None:
+            from tui.start import StartScreen
+
+            return StartScreen()
+        from tui.main import MainScreen
+
+        return MainScreen()
+
+    def on_mount(self) -> None:
+        # pushed over the default screen, so that it can later be switched for another fight
+        self.push_screen(self._first_screen())
+        from tui.theming import load_themes
+
+        themes, problems = load_themes()
+        for theme in themes:
+            self.register_theme(theme)
+        wanted = self.settings.theme or DEFAULT_THEME
+        if wanted in self.available_themes:
+            self.theme = wanted
+        else:
+            problems.append(f"Theme '{clean(wanted)}' is not known; using {DEFAULT_THEME}.")
+            if DEFAULT_THEME in self.available_themes:
+                self.theme = DEFAULT_THEME
+        self.theme_changed_signal.subscribe(self, self._remember_theme)
+        self.set_keymap(self.settings.keys)
+        for problem in self.settings.problems + problems:
+            self.notify(clean(problem), title="Settings", severity="warning", timeout=10, markup=False)
+        if self.session is not None:
+            self._show_notices(self.session)
+
+    def _remember_theme(self, theme: object) -> None:
+        name = getattr(theme, "name", None)
+        if not isinstance(name, str) or name == self.settings.theme:
+            return
+        self.settings.theme = name
+        problem = cfgmod.save(self.settings)
+        if problem:
+            self.notify(clean(problem), title="Settings", severity="warning", markup=False)
+
+    def handle_bindings_clash(self, clashed_bindings: set[Binding], node: object) -> None:
+        if self._clash_reported:
+            return
+        self._clash_reported = True
+        ids = ", ".join(sorted(b.id or b.action for b in clashed_bindings))
+        self.notify(f"Key clash in the settings file: {ids} share a key.", severity="warning", markup=False)
+
+    def _show_notices(self, session: Session) -> None:
+        for notice in getattr(session, "notices", ()) or ():
+            self.notify(clean(str(notice)), title="Save file", severity="warning", timeout=10, markup=False)
+
+    # --- sessions -----------------------------------------------------------------------------
+    def open_session(self, session: Session, owned: bool = True) -> None:
+        """Play another fight (from the start screen)."""
+        from tui.main import MainScreen
+
+        self.session = session
+        self.save_failed = ""
+        if owned:
+            self._owned.append(session)
+        self.switch_screen(MainScreen())
+        self._show_notices(session)
+
+    def action_start_screen(self) -> None:
+        from tui.start import StartScreen
+
+        self.switch_screen(StartScreen())
+
+    def close_owned(self) -> None:
+        while self._owned:
+            s = self._owned.pop()
+            try:
+                s.close()
+            except Exception as exc:  # closing must never stop the app from quitting
+                log.warning("closing %s failed: %s", getattr(s, "path", "?"), exc)
+
+    async def action_quit(self) -> None:
+        self.close_owned()
+        self.exit()
+
+    def on_unmount(self) -> None:
+        self.close_owned()
+
+    # --- changing the fight -------------------------------------------------------------------
+    def commit(self, commands: Command | Iterable[Command], *, announce: bool = False) -> tuple[Event, ...]:
+        """Apply commands (all or none); RuleError propagates for the caller to show.
+
+        A failure to save is reported here and also propagates, so a dialog stays open.
+        """
+        session = self._require_session()
+        cmds = [commands] if isinstance(commands, Command) else list(commands)
+        if len(cmds) > 1:
+            # a dry run on the pure engine first, so a batch never half-applies
+            from engine import apply
+
+            state = session.state
+            for cmd in cmds:
+                state, _ = apply(state, cmd)
+        events: list[Event] = []
+        try:
+            for cmd in cmds:
+                events.extend(session.apply(cmd))
+        except RuleError:
+            self.refresh_fight()
+            raise
+        except Exception as exc:
+            self._save_problem(exc)
+            self.refresh_fight()
+            raise RuleError(f"Not saved: {exc}") from exc
+        self.save_failed = ""
+        self.refresh_fight()
+        if announce and events:
+            self.notify(summary(events), markup=False)
+        return tuple(events)
+
+    def try_commit(self, commands: Command | Iterable[Command], *, announce: bool = False) -> bool:
+        """commit, with a rule violation shown as a notification (for keys that need no dialog)."""
+        try:
+            self.commit(commands, announce=announce)
+        except RuleError as exc:
+            self.notify(clean(str(exc)), severity="warning", markup=False)
+            return False
+        return True
+
+    def undo(self) -> None:
+        self._step(back=True)
+
+    def redo(self) -> None:
+        self._step(back=False)
+
+    def _step(self, back: bool) -> None:
+        session = self._require_session()
+        try:
+            node = session.undo() if back else session.redo()
+        except RuleError as exc:
+            self.notify(clean(str(exc)), severity="warning", markup=False)
+            return
+        except Exception as exc:
+            self._save_problem(exc)
+            return
+        self.refresh_fight()
+        if node is None:
+            self.notify("Nothing to undo." if back else "Nothing to redo.", markup=False)
+            return
+        self.save_failed = ""
+        verb = "Undid" if back else "Redid"
+        self.notify(f"{verb}: {summary(node.events)}", markup=False)
+
+    def _save_problem(self, exc: Exception) -> None:
+        log.exception("session error")
+        self.save_failed = clean(str(exc)) or type(exc).__name__
+        self.notify(f"Not saved: {self.save_failed}", severity="error", timeout=10, markup=False)
+
+    def _require_session(self) -> Session:
+        if self.session is None:
+            raise RuleError("No fight is open.")
+        return self.session
+
+    def refresh_fight(self) -> None:
+        """Every pane re-renders from the session's state."""
+        from tui.main import MainScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, MainScreen):
+                screen.refresh_fight()
+
+
+def make_app(
+    session: Session | None = None, *, start_screen: bool = False, config_path: Path | None = None
+) -> FracasApp:
+    """The app on `session` (the main screen), or the start screen when there is no session."""
+    return FracasApp(session, start_screen=start_screen, config_path=config_path)

@@ -1,0 +1,1056 @@
+"""The dialogs: each builds one command (or a small batch) from what the GM typed.
+
+Bad input never leaves the dialog: a value that does not parse, or a command the engine refuses
+(RuleError), is shown in the dialog's message line and the dialog stays open with what was typed.
+Enter in any text field applies, ctrl+s applies from anywhere, escape cancels. Imported on first use,
+so none of this costs anything at start-up.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.reactive import reactive
+from textual.screen import ModalScreen
+from textual.widget import Widget
+from textual.widgets import Button, Checkbox, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from engine import RuleError, get_ruleset
+from engine import commands as C
+from engine.commands import Command
+from engine.rules.base import Ruleset
+from engine.state import Combatant, Duration, Fight
+from tui.text import clean, literal
+
+if TYPE_CHECKING:
+    from tui.app import FracasApp
+
+
+class FormError(ValueError):
+    """What the GM typed cannot be read; the message says which field and why."""
+
+
+# --- parsing what was typed --------------------------------------------------------------------
+
+_INT = re.compile(r"[+-]?\d+")
+
+
+def parse_int(text: str, label: str, low: int | None = None, high: int | None = None) -> int:
+    s = text.strip()
+    if not s:
+        raise FormError(f"{label}: give a number.")
+    if not _INT.fullmatch(s):
+        raise FormError(f"{label}: give a whole number, not '{clean(s)}'.")
+    v = int(s)
+    if (low is not None and v < low) or (high is not None and v > high):
+        raise FormError(f"{label}: {v} is outside {low} to {high}.")
+    return v
+
+
+def optional_int(text: str, label: str, low: int | None = None, high: int | None = None) -> int | None:
+    return None if not text.strip() else parse_int(text, label, low, high)
+
+
+def amount_or_dice(text: str, what: str) -> tuple[int | None, str]:
+    """'7' is an amount; anything else is a dice expression the engine parses (and explains)."""
+    s = text.strip()
+    if not s:
+        raise FormError(f"How much {what}? Give a number or dice like 2d6+3.")
+    if s.isdigit():
+        return int(s), ""
+    return None, s
+
+
+def parse_given(text: str) -> tuple[int, ...] | None:
+    """Dice rolled at the table: numbers separated by spaces or commas."""
+    s = text.strip()
+    if not s:
+        return None
+    parts = [p for p in re.split(r"[\s,]+", s) if p]
+    if not all(p.isdigit() for p in parts):
+        raise FormError(f"Table dice: give the numbers rolled, like '4 6', not '{clean(s)}'.")
+    return tuple(int(p) for p in parts)
+
+
+def words(text: str) -> tuple[str, ...]:
+    return tuple(w.strip() for w in text.split(",") if w.strip())
+
+
+# --- a compact chooser -------------------------------------------------------------------------
+
+
+class Choice(Widget, can_focus=True):
+    """One line, one value of a few: left/right (or space, or a click) to change it."""
+
+    DEFAULT_CSS = """
+    Choice { width: 1fr; height: 1; background: $boost; padding: 0 1; }
+    Choice:focus { background: $primary 35%; text-style: bold; }
+    """
+    BINDINGS = [
+        Binding("left", "move(-1)", "Previous", show=False),
+        Binding("right,space", "move(1)", "Next", show=False),
+    ]
+    index: reactive[int] = reactive(0)
+
+    class Changed(Message):
+        def __init__(self, choice: Choice) -> None:
+            self.choice = choice
+            super().__init__()
+
+        @property
+        def control(self) -> Choice:
+            return self.choice
+
+    def __init__(self, options: Sequence[tuple[str | Text, Any]], value: Any = None, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.options = list(options)
+        self.set_reactive(Choice.index, next((i for i, (_, v) in enumerate(self.options) if v == value), 0))
+
+    @property
+    def value(self) -> Any:
+        return self.options[self.index][1] if self.options else None
+
+    @value.setter
+    def value(self, v: Any) -> None:
+        for i, (_, val) in enumerate(self.options):
+            if val == v:
+                self.index = i
+
+    def render(self) -> Text:
+        if not self.options:
+            return Text("(none)")
+        label = self.options[self.index][0]
+        t = Text("◀ ", end="")
+        t.append_text(label if isinstance(label, Text) else Text(label))
+        t.append(" ▶")
+        if len(self.options) > 2:
+            t.append(f"  {self.index + 1}/{len(self.options)}", style="dim")
+        return t
+
+    def action_move(self, delta: int) -> None:
+        if self.options:
+            self.index = (self.index + delta) % len(self.options)
+
+    def watch_index(self) -> None:
+        self.post_message(self.Changed(self))
+
+    def on_click(self) -> None:
+        self.action_move(1)
+
+
+# --- the base dialog ---------------------------------------------------------------------------
+
+
+def row(label: str, *widgets: Widget, id: str | None = None) -> Horizontal:
+    return Horizontal(Static(Text(label), classes="label"), *widgets, classes="row", id=id)
+
+
+def field(value: str = "", placeholder: str = "", *, id: str, number: bool = False) -> Input:
+    return Input(value, placeholder=placeholder, id=id, compact=True, type="integer" if number else "text")
+
+
+class Dialog(ModalScreen[None]):
+    DEFAULT_CSS = """
+    Dialog { align: center middle; background: $background 60%; }
+    Dialog > #dialog {
+        width: 80; max-width: 100%; height: auto; max-height: 100%;
+        border: round $primary; background: $surface; padding: 0 1;
+    }
+    Dialog #heading { height: auto; text-style: bold; }
+    Dialog #fields { height: auto; max-height: 70vh; margin-top: 1; }
+    Dialog .row { height: auto; min-height: 1; }
+    Dialog .label { width: 24; height: 1; color: $text-muted; }
+    Dialog .wide-label { height: auto; color: $text-muted; }
+    Dialog Input { width: 1fr; }
+    Dialog Checkbox { width: auto; height: 1; border: none; padding: 0; }
+    Dialog OptionList {
+        height: auto; max-height: 8; border: none; padding: 0; background: $boost;
+        text-wrap: nowrap; text-overflow: ellipsis;
+    }
+    Dialog OptionList:focus { border: none; background-tint: $primary 10%; }
+    Dialog #error { height: auto; color: $error; text-style: bold; display: none; }
+    Dialog #error.-shown { display: block; }
+    Dialog #buttons { height: 1; margin-top: 1; }
+    Dialog #buttons Button { margin-right: 2; min-width: 10; }
+    Dialog #hint { color: $text-muted; height: 1; }
+    Dialog .hidden { display: none; }
+    """
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel", id="dialog_cancel"),
+        Binding("ctrl+s", "submit", "Apply", id="dialog_submit"),
+    ]
+    OK = "Apply"
+    HINT = "enter or ctrl+s: apply · esc: cancel · tab: next field"
+    ANNOUNCE = True  # say what happened in a notification (the log may be hidden on a small screen)
+
+    def __init__(self, who: str = "") -> None:
+        super().__init__()
+        self.who = who
+
+    @property
+    def fracas(self) -> FracasApp:
+        return self.app  # type: ignore[return-value]
+
+    @property
+    def fight(self) -> Fight:
+        session = self.fracas.session
+        assert session is not None
+        return session.state
+
+    @property
+    def rules(self) -> Ruleset:
+        return get_ruleset(self.fight.ruleset)
+
+    @property
+    def target(self) -> Combatant:
+        return self.fight.get(self.who)
+
+    def heading(self) -> Text:
+        return Text("")
+
+    def fields(self) -> ComposeResult:
+        yield from ()
+
+    def build(self) -> Command | list[Command]:
+        raise NotImplementedError
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(self.heading(), id="heading")
+            with VerticalScroll(id="fields", can_focus=False):
+                yield from self.fields()
+            yield Static(id="error")
+            with Horizontal(id="buttons"):
+                yield Button(self.OK, id="ok", variant="primary", compact=True)
+                yield Button("Cancel", id="cancel", compact=True)
+            yield Static(Text(self.HINT), id="hint")
+
+    def value(self, wid: str) -> str:
+        return self.query_one(f"#{wid}", Input).value
+
+    def choice(self, wid: str) -> Any:
+        return self.query_one(f"#{wid}", Choice).value
+
+    def checked(self, wid: str) -> bool:
+        return self.query_one(f"#{wid}", Checkbox).value
+
+    def show_error(self, message: str) -> None:
+        err = self.query_one("#error", Static)
+        err.update(literal(message))
+        err.add_class("-shown")
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_submit()
+
+    @on(Button.Pressed, "#ok")
+    def _ok(self) -> None:
+        self.action_submit()
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel(self) -> None:
+        self.action_cancel()
+
+    def action_cancel(self) -> None:
+        self.dismiss()
+
+    def action_submit(self) -> None:
+        try:
+            self.fracas.commit(self.build(), announce=self.ANNOUNCE)
+        except (FormError, RuleError) as exc:
+            self.show_error(str(exc))
+            return
+        self.dismiss()
+
+
+def name_of(f: Fight, cid: str) -> Text:
+    c = f.find(cid)
+    return literal(c.name) if c else Text("?")
+
+
+def combatant_options(f: Fight, none: str | None = None, exclude: Iterable[str] = ()) -> list[tuple[str | Text, str]]:
+    skip = set(exclude)
+    out: list[tuple[str | Text, str]] = [(none, "")] if none is not None else []
+    out.extend((literal(c.name), c.id) for c in f.combatants if c.id not in skip)
+    return out
+
+
+# --- health ------------------------------------------------------------------------------------
+
+
+class HealthDialog(Dialog):
+    """Damage, healing or temporary health: a number or dice, with a damage type."""
+
+    WORDS = {"damage": "Damage to ", "heal": "Heal ", "temp": "Temporary health for "}
+
+    def __init__(self, who: str, mode: str = "damage") -> None:
+        super().__init__(who)
+        self.mode = mode
+        self.OK = {"damage": "Damage", "heal": "Heal", "temp": "Give"}[mode]
+
+    def heading(self) -> Text:
+        c = self.target
+        t = Text(self.WORDS[self.mode]) + literal(c.name)
+        pools = ", ".join(f"{p.key} {p.current}/{p.max}" + (f"+{p.temp}" if p.temp else "") for p in c.health)
+        t.append(f"   ({pools})", style="dim")
+        return t
+
+    def fields(self) -> ComposeResult:
+        what = {"damage": "Damage", "heal": "Healing", "temp": "Temporary health"}[self.mode]
+        yield row(what, field(placeholder="a number, or dice: 2d6+3", id="amount"))
+        yield row("Table dice (optional)", field(placeholder="the dice rolled at the table: 4 6", id="given"))
+        if self.mode == "damage":
+            yield row("Damage type", field(placeholder="fire, slashing, ... (optional)", id="type"))
+        c = self.target
+        if self.mode != "temp" and len(c.health) > 1:
+            order = self.rules.damage_order
+            if self.mode == "damage":
+                opts: list[tuple[str | Text, str]] = [(f"default: {' then '.join(order)}", "")]
+                opts += [(f"{p.key} first", p.key) for p in c.health]
+            else:
+                opts = [(p.key, p.key) for p in c.health]
+            yield row("Track", Choice(opts, id="pool"))
+
+    def build(self) -> Command:
+        what = {"damage": "damage", "heal": "healing", "temp": "temporary health"}[self.mode]
+        amount, dice = amount_or_dice(self.value("amount"), what)
+        given = parse_given(self.value("given"))
+        if given is not None and not dice:
+            raise FormError("Table dice go with a dice expression (like 2d6), not a plain number.")
+        pool = self.choice("pool") if self.query("#pool") else ""
+        if self.mode == "damage":
+            typ = self.value("type").strip()
+            return C.Damage(self.who, amount, dice, given, typ, pool or "")
+        if self.mode == "heal":
+            return C.Heal(self.who, amount, dice, given, pool or "")
+        return C.TempHealth(self.who, amount, dice, given)
+
+
+# --- conditions --------------------------------------------------------------------------------
+
+DURATION_LABELS = {
+    "manual": "Until removed",
+    "turn_end": "Until the end of a turn",
+    "turn_start": "Until the start of a turn",
+    "round_end": "Until the end of a round",
+    "phase_end": "Until the end of a phase",
+    "rounds": "For a number of rounds",
+    "seconds": "For a time (seconds)",
+    "rest": "For the rest of this round",
+}
+
+
+class ConditionDialog(Dialog):
+    """Search the ruleset's conditions (or type a new name) and give a duration."""
+
+    BINDINGS = [
+        Binding("down", "list(1)", show=False),
+        Binding("up", "list(-1)", show=False),
+    ]
+    OK = "Add"
+
+    def heading(self) -> Text:
+        return Text("Condition on ") + literal(self.target.name)
+
+    def _kinds(self) -> list[str]:
+        rs = self.rules
+        kinds = list(getattr(rs, "durations", ("manual", "turn_start", "turn_end", "round_end", "phase_end")))
+        if rs.id == "ninephase" and self.fight.started:
+            # the text's own durations, counted from the current phase
+            kinds = ["manual", "rounds", "seconds", "rest"] + [k for k in kinds if k not in ("manual",)]
+        return [k for k in dict.fromkeys(kinds) if k in DURATION_LABELS]
+
+    def fields(self) -> ComposeResult:
+        f = self.fight
+        yield row("Condition", field(placeholder="type to search, or a new name", id="search"))
+        yield OptionList(id="catalog")
+        yield row("Duration", Choice([(DURATION_LABELS[k], k) for k in self._kinds()], id="kind"))
+        current = f.current or self.who
+        yield row("Whose turn", Choice(combatant_options(f), current, id="whose"), id="row-whose")
+        yield row("How many turns", field("1", id="count", number=True), id="row-count")
+        yield row("Round", field(str(max(1, f.round)), id="round", number=True), id="row-round")
+        yield row("Phase (1-9)", field(str(max(1, f.phase)), id="phase", number=True), id="row-phase")
+        yield row("Rounds", field("1", id="rounds", number=True), id="row-rounds")
+        yield row("Seconds", field("6", id="seconds", number=True), id="row-seconds")
+        yield row("Level", field("1", id="level", number=True))
+        yield row("Damage each turn", field(placeholder="dice, e.g. 1d4 (optional)", id="dice"))
+        yield row("Note", field(placeholder="(optional)", id="note"))
+
+    def on_mount(self) -> None:
+        # the list follows the search field (up/down there move it); tab skips it
+        self.query_one("#catalog", OptionList).can_focus = False
+        self._filter("")
+        self._show_duration_fields()
+
+    def _catalog(self) -> dict[str, str]:
+        return dict(self.rules.conditions)
+
+    def _filter(self, query: str) -> None:
+        ol = self.query_one("#catalog", OptionList)
+        ol.clear_options()
+        q = query.strip().lower()
+        names = self._catalog()
+
+        def entry(name: str, desc: str) -> Option:
+            t = Text(name, style="bold", no_wrap=True, overflow="ellipsis")
+            t.append(f"  {desc}", style="dim")
+            return Option(t, id=f"cat:{name}")
+
+        # names that start with what was typed, then names containing it, then a new name, then
+        # conditions whose description mentions it
+        first = [entry(n, d) for n, d in names.items() if not q or n.lower().startswith(q)]
+        inside = [entry(n, d) for n, d in names.items() if q and q in n.lower() and not n.lower().startswith(q)]
+        described = [entry(n, d) for n, d in names.items() if q and q not in n.lower() and q in d.lower()]
+        custom = []
+        if q and not any(n.lower() == q for n in names):
+            custom = [Option(Text("New condition: ", no_wrap=True) + literal(query.strip()), id="custom")]
+        options = first + inside + custom + described
+        if not options:
+            note = "Type a name: this ruleset has no catalog of conditions."
+            options = [Option(Text(note, style="dim"), id="none", disabled=True)]
+        ol.add_options(options)
+        ol.highlighted = next((i for i, o in enumerate(options) if not o.disabled), None)
+
+    @on(Input.Changed, "#search")
+    def _search(self, event: Input.Changed) -> None:
+        self._filter(event.value)
+
+    def action_list(self, delta: int) -> None:
+        ol = self.query_one("#catalog", OptionList)
+        if ol.option_count:
+            ol.highlighted = max(0, min(ol.option_count - 1, (ol.highlighted or 0) + delta))
+
+    @on(OptionList.OptionSelected, "#catalog")
+    def _picked(self, event: OptionList.OptionSelected) -> None:
+        self.action_submit()
+
+    @on(Choice.Changed, "#kind")
+    def _kind_changed(self) -> None:
+        self._show_duration_fields()
+
+    def _show_duration_fields(self) -> None:
+        kind = self.choice("kind")
+        visible = {
+            "turn_end": {"whose", "count"},
+            "turn_start": {"whose", "count"},
+            "round_end": {"round"},
+            "phase_end": {"round", "phase"},
+            "rounds": {"rounds"},
+            "seconds": {"seconds"},
+        }.get(kind, set())
+        for name in ("whose", "count", "round", "phase", "rounds", "seconds"):
+            self.query_one(f"#row-{name}").set_class(name not in visible, "hidden")
+
+    def _condition_name(self) -> str:
+        ol = self.query_one("#catalog", OptionList)
+        opt = ol.highlighted_option
+        typed = self.value("search").strip()
+        if opt is not None and opt.id and opt.id.startswith("cat:"):
+            return opt.id[4:]
+        if typed:
+            return typed
+        raise FormError("Which condition? Type a name or pick one from the list.")
+
+    def _duration(self) -> Duration:
+        kind = self.choice("kind")
+        f = self.fight
+        if kind in ("turn_end", "turn_start"):
+            whose = self.choice("whose") or self.who
+            return Duration(kind=kind, who=whose, count=parse_int(self.value("count"), "Turns", 1, 1000))
+        if kind == "round_end":
+            return Duration(kind="round_end", round=parse_int(self.value("round"), "Round", 1, 100_000))
+        if kind == "phase_end":
+            return Duration(
+                kind="phase_end",
+                round=parse_int(self.value("round"), "Round", 1, 100_000),
+                phase=parse_int(self.value("phase"), "Phase", 1, 9),
+            )
+        if kind in ("rounds", "seconds", "rest"):
+            from engine.rules import ninephase_board as B
+
+            if kind == "rounds":
+                return B.for_rounds(f, parse_int(self.value("rounds"), "Rounds", 1, 10_000))
+            if kind == "seconds":
+                return B.for_time(f, parse_int(self.value("seconds"), "Seconds", 1, 60_000))
+            return B.rest_of_round(f)
+        return Duration()
+
+    def build(self) -> Command:
+        return C.AddCondition(
+            self.who,
+            self._condition_name(),
+            self._duration(),
+            level=parse_int(self.value("level"), "Level", 1, 20),
+            dice=self.value("dice").strip(),
+            note=self.value("note"),
+        )
+
+
+class RemoveConditionDialog(Dialog):
+    OK = "Remove"
+    HINT = "enter: remove the highlighted one · esc: cancel"
+
+    def heading(self) -> Text:
+        return Text("End a condition on ") + literal(self.target.name)
+
+    def fields(self) -> ComposeResult:
+        f = self.fight
+        from tui.views import remaining
+
+        opts = []
+        for cond in self.target.conditions:
+            t = literal(cond.name, "bold")
+            t.append(f"  {remaining(f, cond)}", style="dim")
+            opts.append(Option(t, id=cond.name))
+        yield OptionList(*opts, id="conditions")
+
+    def on_mount(self) -> None:
+        ol = self.query_one("#conditions", OptionList)
+        if ol.option_count:
+            ol.highlighted = 0
+        ol.focus()
+
+    @on(OptionList.OptionSelected)
+    def _picked(self, event: OptionList.OptionSelected) -> None:
+        self.action_submit()
+
+    def build(self) -> Command:
+        opt = self.query_one("#conditions", OptionList).highlighted_option
+        if opt is None or opt.id is None:
+            raise FormError("Pick the condition to end.")
+        return C.RemoveCondition(self.who, opt.id)
+
+
+# --- combatants --------------------------------------------------------------------------------
+
+FLAG_HINTS = {
+    "warhammer": "shield, offhand, twohanded (bonus parries)",
+    "d20": "e.g. caster (comma separated)",
+}
+KINDS = [("NPC", "npc"), ("PC", "pc")]
+SIDES = [("enemy", "enemy"), ("party", "party"), ("neutral", "neutral")]
+
+
+class _CombatantForm(Dialog):
+    """Fields shared by adding and editing a combatant."""
+
+    def _stat_grid(self, values: dict[str, int]) -> Grid:
+        cells: list[Widget] = []
+        for spec in self.rules.stats:
+            cells.append(Static(Text(spec.label), classes="label"))
+            cells.append(field(str(values.get(spec.key, spec.default)), id=f"stat-{spec.key}", number=True))
+        grid = Grid(*cells, id="stats")
+        grid.styles.grid_size_columns = 4
+        grid.styles.grid_columns = "18 1fr 18 1fr"
+        grid.styles.height = "auto"
+        grid.styles.grid_rows = "1"
+        grid.styles.grid_gutter_horizontal = 1
+        return grid
+
+    def _stats(self) -> tuple[tuple[str, int], ...]:
+        out = []
+        for spec in self.rules.stats:
+            out.append((spec.key, parse_int(self.value(f"stat-{spec.key}"), spec.label, spec.low, spec.high)))
+        return tuple(out)
+
+    def _extra_fields(self, c: Combatant | None) -> ComposeResult:
+        rid = self.rules.id
+        yield row("Flags", field(", ".join(c.flags) if c else "", FLAG_HINTS.get(rid, "comma separated"), id="flags"))
+        if rid == "d20":
+            yield row("Resists", field(", ".join(c.resist) if c else "", "damage types, comma separated", id="resist"))
+            yield row("Vulnerable to", field(", ".join(c.vulnerable) if c else "", "damage types", id="vulnerable"))
+        yield row("Note", field(c.note if c else "", "(optional)", id="note"))
+
+    @on(Choice.Changed, "#kind")
+    def _kind(self, event: Choice.Changed) -> None:
+        # a PC is usually on the party's side; only nudge a side the GM has not touched
+        side = self.query("#side")
+        if side and not getattr(self, "_side_touched", False):
+            self.query_one("#side", Choice).value = "party" if event.choice.value == "pc" else "enemy"
+            self._side_touched = False
+
+    @on(Choice.Changed, "#side")
+    def _side(self, event: Choice.Changed) -> None:
+        if self.query_one("#side", Choice).has_focus:
+            self._side_touched = True
+
+
+class AddDialog(_CombatantForm):
+    OK = "Add"
+
+    def heading(self) -> Text:
+        return Text(f"Add combatants ({self.rules.title})")
+
+    def fields(self) -> ComposeResult:
+        yield row("Name", field(placeholder="Goblin", id="name"))
+        yield row("How many", field("1", id="count", number=True))
+        yield row("PC or NPC", Choice(KINDS, "npc", id="kind"))
+        yield row("Side", Choice(SIDES, "enemy", id="side"))
+        yield self._stat_grid({})
+        f = self.fight
+        if self.rules.id == "d20":
+            leaders = [c.id for c in f.combatants if c.owner]
+            yield row("Companion of", Choice(combatant_options(f, "nobody (own initiative)", leaders), "", id="owner"))
+        yield from self._extra_fields(None)
+
+    def build(self) -> Command:
+        name = self.value("name").strip()
+        if not name:
+            raise FormError("Give the combatant a name.")
+        owner = self.choice("owner") if self.query("#owner") else ""
+        return C.AddCombatant(
+            name,
+            kind=self.choice("kind"),
+            side=self.choice("side"),
+            stats=self._stats(),
+            count=parse_int(self.value("count"), "How many", 1, 50),
+            owner=owner or "",
+            flags=words(self.value("flags")),
+            resist=words(self.value("resist")) if self.query("#resist") else (),
+            vulnerable=words(self.value("vulnerable")) if self.query("#vulnerable") else (),
+            note=self.value("note"),
+        )
+
+
+class EditDialog(_CombatantForm):
+    OK = "Save"
+
+    def heading(self) -> Text:
+        return Text("Edit ") + literal(self.target.name)
+
+    def fields(self) -> ComposeResult:
+        c = self.target
+        self._side_touched = True  # editing: never change the side behind the GM's back
+        yield row("Name", field(c.name, id="name"))
+        yield row("PC or NPC", Choice(KINDS, c.kind, id="kind"))
+        yield row("Side", Choice(SIDES, c.side, id="side"))
+        yield self._stat_grid(dict(c.stats))
+        yield from self._extra_fields(c)
+
+    def build(self) -> Command:
+        c = self.target
+        name = self.value("name").strip()
+        old = dict(c.stats)
+        changed = tuple((k, v) for k, v in self._stats() if old.get(k) != v)
+        new_words = {key: words(self.value(key)) for key in ("flags", "resist", "vulnerable") if self.query(f"#{key}")}
+        note = self.value("note")
+        return C.EditCombatant(
+            c.id,
+            name=name if name != c.name else None,
+            kind=self.choice("kind") if self.choice("kind") != c.kind else None,
+            side=self.choice("side") if self.choice("side") != c.side else None,
+            stats=changed or None,
+            flags=new_words["flags"] if new_words.get("flags", c.flags) != c.flags else None,
+            resist=new_words["resist"] if "resist" in new_words and new_words["resist"] != c.resist else None,
+            vulnerable=(
+                new_words["vulnerable"]
+                if "vulnerable" in new_words and new_words["vulnerable"] != c.vulnerable
+                else None
+            ),
+            note=note if note != c.note else None,
+        )
+
+
+# --- starting and ordering ---------------------------------------------------------------------
+
+
+class StartDialog(Dialog):
+    OK = "Start"
+    ANNOUNCE = False  # the tracker and header show the new round at once
+    HINT = "enter: start · tab: to the fields · space: tick · esc: cancel"
+
+    def heading(self) -> Text:
+        rid = self.rules.id
+        how = {
+            "d20": "Initiative: d20 + Dex modifier. Leave a die blank and the app rolls it.",
+            "warhammer": "Initiative test: d100 against Initiative. Leave blank and the app rolls it.",
+            "cosmere": "A d20 per combatant breaks ties of Speed. Leave blank and the app rolls it.",
+            "ninephase": "Round 1 begins in phase 1; nine-phase has no initiative roll and no surprise.",
+        }.get(rid, "")
+        return Text("Start the fight\n", style="bold") + Text(how, style="")
+
+    def fields(self) -> ComposeResult:
+        f = self.fight
+        rid = self.rules.id
+        for c in f.combatants:
+            widgets: list[Widget] = []
+            if rid != "ninephase":
+                widgets.append(Checkbox(Text("surprised"), id=f"surprised-{c.id}", compact=True))
+                if not (rid == "d20" and c.owner):
+                    widgets.append(field(placeholder="die rolled (optional)", id=f"init-{c.id}", number=True))
+            name = literal(c.name)
+            yield Horizontal(Static(name, classes="label"), *widgets, classes="row")
+
+    def on_mount(self) -> None:
+        self.query_one("#ok", Button).focus()
+
+    def build(self) -> Command:
+        f = self.fight
+        surprised = []
+        initiative = []
+        for c in f.combatants:
+            if self.query(f"#surprised-{c.id}") and self.checked(f"surprised-{c.id}"):
+                surprised.append(c.id)
+            if self.query(f"#init-{c.id}"):
+                v = optional_int(self.value(f"init-{c.id}"), f"{clean(c.name)}'s die", 1, 100)
+                if v is not None:
+                    initiative.append((c.id, (v,)))
+        return C.StartFight(tuple(initiative), tuple(surprised))
+
+
+class InitiativeDialog(Dialog):
+    OK = "Set"
+
+    def heading(self) -> Text:
+        c = self.target
+        what = "Initiative" if self.rules.id == "d20" else "Initiative (SL)"
+        return Text(f"{what} and place in the order: ") + literal(c.name)
+
+    def fields(self) -> ComposeResult:
+        c = self.target
+        f = self.fight
+        pos = f.order.index(c.id) + 1 if c.id in f.order else 1
+        self._pos = pos
+        yield row("Initiative", field("" if c.initiative is None else str(c.initiative), id="initiative"))
+        yield row(f"Place (1-{len(f.order)})", field(str(pos), id="position", number=True))
+
+    def build(self) -> list[Command]:
+        c = self.target
+        f = self.fight
+        out: list[Command] = []
+        init = optional_int(self.value("initiative"), "Initiative", -10_000, 10_000)
+        if init is not None and init != c.initiative:
+            out.append(C.SetInitiative(c.id, init))
+        pos = parse_int(self.value("position"), "Place", 1, max(1, len(f.order)))
+        if pos != self._pos:
+            out.append(C.Reorder(c.id, pos - 1))  # after a new initiative, so the GM's place wins
+        if not out:
+            raise FormError("Nothing changed.")
+        return out
+
+
+class FortuneDialog(Dialog):
+    OK = "Spend Fortune"
+
+    def heading(self) -> Text:
+        c = self.target
+        p = c.pool("fortune")
+        t = literal(c.name)
+        t.append(f" spends a Fortune point ({p.current if p else 0} left) to act at a chosen place this round.")
+        return t
+
+    def fields(self) -> ComposeResult:
+        f = self.fight
+        order = Text("Order now: ", style="dim")
+        for i, cid in enumerate(f.order):
+            if i:
+                order.append(", ", style="dim")
+            order.append(f"{i + 1}. ", style="dim")
+            order.append_text(name_of(f, cid))
+        yield Static(order, classes="wide-label")
+        yield row(f"Place (1-{len(f.order)})", field("1", id="position", number=True))
+
+    def build(self) -> Command:
+        pos = parse_int(self.value("position"), "Place", 1, max(1, len(self.fight.order)))
+        return C.Fortune(self.who, pos - 1)
+
+
+class SpeedDialog(Dialog):
+    OK = "Choose"
+    HINT = "enter: choose the highlighted one · esc: cancel"
+    CHOICES = (
+        ("Fast turn (2 actions)", "fast", False),
+        ("Slow turn (3 actions)", "slow", False),
+        ("Undecided", "", False),
+        ("Fast, and take the turn now", "fast", True),
+        ("Slow, and take the turn now", "slow", True),
+    )
+
+    def heading(self) -> Text:
+        return Text("Fast or slow this round: ") + literal(self.target.name)
+
+    def fields(self) -> ComposeResult:
+        yield OptionList(*[Option(label, id=str(i)) for i, (label, _, _) in enumerate(self.CHOICES)], id="speeds")
+
+    def on_mount(self) -> None:
+        ol = self.query_one("#speeds", OptionList)
+        current = self.target.economy.speed
+        ol.highlighted = next((i for i, (_, s, now) in enumerate(self.CHOICES) if s == current and not now), 0)
+        ol.focus()
+
+    @on(OptionList.OptionSelected)
+    def _picked(self) -> None:
+        self.action_submit()
+
+    def build(self) -> Command:
+        i = self.query_one("#speeds", OptionList).highlighted or 0
+        _, speed, now = self.CHOICES[i]
+        if now:
+            return C.StartTurn(self.who, speed)  # type: ignore[arg-type]
+        return C.ChooseSpeed(self.who, speed)  # type: ignore[arg-type]
+
+
+# --- acting ------------------------------------------------------------------------------------
+
+USES = {
+    "d20": [
+        ("Action", "action"),
+        ("Bonus action", "bonus"),
+        ("Move", "move"),
+        ("Reaction", "reaction"),
+        ("Gambit", "gambit"),
+    ],
+    "cosmere": [("Action", "action"), ("Free action", "free"), ("Reaction", "reaction")],
+    "warhammer": [
+        ("Action (attack, ...)", "action"),
+        ("Fight defensively", "defensive"),
+        ("Parry", "parry"),
+        ("Dodge", "dodge"),
+    ],
+}
+NAME_HINTS = {
+    "d20": "Attack, Dash, Disengage, Dodge, Help, Hide, Ready, ... (optional)",
+    "cosmere": "Strike, Move, Reactive Strike, ... (optional)",
+    "warhammer": "what it does (optional)",
+}
+
+
+class UseDialog(Dialog):
+    OK = "Use"
+
+    def heading(self) -> Text:
+        c = self.target
+        t = literal(c.name)
+        t.append(f" uses…   ({self.rules.describe_economy(c)})", style="dim")
+        return t
+
+    def fields(self) -> ComposeResult:
+        rid = self.rules.id
+        yield row("What", Choice(USES.get(rid, [("Action", "action")]), id="what"))
+        yield row("Name", field(placeholder=NAME_HINTS.get(rid, ""), id="name"))
+        if rid == "cosmere":
+            yield row("Cost (actions)", Choice([("1", 1), ("2", 2), ("3", 3)], 1, id="cost"))
+        if rid == "warhammer":
+            f = self.fight
+            yield row("Target", Choice(combatant_options(f, "nobody in particular", [self.who]), "", id="target"))
+
+    def on_mount(self) -> None:
+        self.query_one("#what", Choice).focus()
+
+    def build(self) -> Command:
+        cost = self.choice("cost") if self.query("#cost") else 1
+        target = self.choice("target") if self.query("#target") else ""
+        return C.UseAction(self.who, self.choice("what"), self.value("name").strip(), cost, target or "")
+
+
+class ActivityDialog(Dialog):
+    """Nine-phase: act or react in the current phase, from the fight's catalog or ad hoc."""
+
+    OK = "Take"
+    HINT = "enter: take the activity · ↑↓ in the list · esc: cancel"
+
+    def heading(self) -> Text:
+        c = self.target
+        f = self.fight
+        t = literal(c.name)
+        t.append(f" in phase {f.phase}   ({self.rules.describe_economy(c)})", style="dim")
+        return t
+
+    def fields(self) -> ComposeResult:
+        from engine.rules import ninephase_catalog as K
+
+        f = self.fight
+        opts = []
+        for a in K.catalog(f):
+            t = literal(a.name, "bold")
+            t.append(f"  {K.spec_text(a)}", style="dim")
+            opts.append(Option(t, id=f"cat:{a.name}"))
+        for ch in self.target.channels:
+            if getattr(ch, "status", "") == "":
+                opts.append(Option(Text("Stop the channel: ") + literal(ch.activity), id=f"stop:{ch.activity}"))
+        opts.append(Option(Text("Another activity (fill in below)"), id="adhoc"))
+        yield OptionList(*opts, id="activities")
+        yield row(
+            "Weapon Speed Factor",
+            field(placeholder="1-9, for a Weapon activity", id="speed", number=True),
+            id="row-speed",
+        )
+        with Vertical(id="adhoc-fields"):
+            yield row("Name", field(placeholder="Cast Fireball", id="name"))
+            yield row("Cost (actions)", Choice([("1", 1), ("2", 2), ("3", 3), ("0", 0)], 1, id="cost"))
+            yield row("Earliest phase", field(placeholder="1-9, blank = any phase", id="earliest", number=True))
+            yield Horizontal(
+                Checkbox(Text("Reaction"), id="reaction", compact=True),
+                Checkbox(Text("Master"), id="master", compact=True),
+                Checkbox(Text("Phase Lock"), id="lock", compact=True),
+                Checkbox(Text("Channel"), id="channel", compact=True),
+                Checkbox(Text("Uninterruptible"), id="uninterruptible", compact=True),
+                classes="row",
+            )
+            yield Checkbox(Text("Also keep it in this fight's catalog"), id="keep", compact=True)
+
+    def on_mount(self) -> None:
+        ol = self.query_one("#activities", OptionList)
+        ol.highlighted = 0
+        ol.focus()
+        self._update()
+
+    @on(OptionList.OptionHighlighted)
+    def _moved(self) -> None:
+        self._update()
+
+    @on(OptionList.OptionSelected)
+    def _picked(self) -> None:
+        opt = self.query_one("#activities", OptionList).highlighted_option
+        if opt is not None and opt.id == "adhoc":
+            self.query_one("#name", Input).focus()
+            return
+        if opt is not None and self._needs_speed(opt.id or "") and not self.value("speed").strip():
+            self.query_one("#speed", Input).focus()
+            return
+        self.action_submit()
+
+    def _spec(self, oid: str) -> Any:
+        from engine.rules import ninephase_catalog as K
+
+        return K.find(self.fight, oid[4:]) if oid.startswith("cat:") else None
+
+    def _needs_speed(self, oid: str) -> bool:
+        spec = self._spec(oid)
+        return bool(spec is not None and spec.weapon)
+
+    def _update(self) -> None:
+        opt = self.query_one("#activities", OptionList).highlighted_option
+        oid = opt.id if opt is not None and opt.id else ""
+        self.query_one("#adhoc-fields").set_class(oid != "adhoc", "hidden")
+        self.query_one("#row-speed").set_class(not self._needs_speed(oid), "hidden")
+
+    def build(self) -> Command | list[Command]:
+        from engine.rules import ninephase_catalog as K
+        from engine.state import ActivitySpec
+
+        opt = self.query_one("#activities", OptionList).highlighted_option
+        oid = opt.id if opt is not None and opt.id else ""
+        if oid.startswith("cat:"):
+            speed = optional_int(self.value("speed"), "Speed Factor", 1, 9) if self._needs_speed(oid) else None
+            return K.DoActivity(self.who, oid[4:], speed)
+        if oid.startswith("stop:"):
+            return K.StopChannel(self.who, oid[5:])
+        name = self.value("name").strip()
+        if not name:
+            raise FormError("Name the activity.")
+        earliest = optional_int(self.value("earliest"), "Earliest phase", 1, 9)
+        cmd = C.Activity(
+            self.who,
+            name,
+            cost=self.choice("cost"),
+            earliest=earliest,
+            lock=self.checked("lock"),
+            master=self.checked("master"),
+            reaction=self.checked("reaction"),
+            channel=self.checked("channel"),
+            uninterruptible=self.checked("uninterruptible"),
+        )
+        if self.checked("keep"):
+            spec = ActivitySpec(
+                name,
+                cost=cmd.cost,
+                phase=earliest,
+                lock=cmd.lock,
+                master=cmd.master,
+                reaction=cmd.reaction,
+                channel=cmd.channel,
+                uninterruptible=cmd.uninterruptible,
+            )
+            return [K.DefineActivity(spec), K.DoActivity(self.who, name)]
+        return cmd
+
+
+# --- dice, resources, notes --------------------------------------------------------------------
+
+
+class RollDialog(Dialog):
+    OK = "Roll"
+
+    def heading(self) -> Text:
+        return Text("Roll dice")
+
+    def fields(self) -> ComposeResult:
+        f = self.fight
+        yield row("Dice", field("d20", "2d6+3, 4d6kh3, d20 adv, d%", id="dice"))
+        yield row("For", Choice(combatant_options(f, "nobody (a table roll)"), self.who, id="for"))
+        yield row("Kind", Choice([("a roll", "roll"), ("a saving throw", "save")], "roll", id="kind"))
+        yield row("Against DC", field(placeholder="for a saving throw (optional)", id="dc", number=True))
+        yield row("Label", field(placeholder="Perception, Dex save, ... (optional)", id="label"))
+        yield row("Table dice (optional)", field(placeholder="the dice rolled at the table", id="given"))
+
+    def on_mount(self) -> None:
+        inp = self.query_one("#dice", Input)
+        inp.focus()
+        inp.action_select_all()
+
+    def build(self) -> Command:
+        dice = self.value("dice").strip()
+        if not dice:
+            raise FormError("Which dice? For example 2d6+3.")
+        who = self.choice("for") or ""
+        given = parse_given(self.value("given"))
+        label = self.value("label").strip()
+        dc = optional_int(self.value("dc"), "DC", 0, 1000)
+        if self.choice("kind") == "save":
+            if not who:
+                raise FormError("A saving throw is made by a combatant: choose who.")
+            return C.SavingThrow(who, dice, dc, given, label)
+        if dc is not None:
+            raise FormError("A DC goes with a saving throw: choose 'a saving throw' as the kind.")
+        return C.Roll(dice, given, who, label)
+
+
+class ResourceDialog(Dialog):
+    OK = "Apply"
+
+    def heading(self) -> Text:
+        c = self.target
+        t = literal(c.name)
+        t.append("   " + ", ".join(f"{p.key} {p.current}/{p.max}" for p in c.resources), style="dim")
+        return t
+
+    def fields(self) -> ComposeResult:
+        c = self.target
+        yield row("Resource", Choice([(p.key, p.key) for p in c.resources], id="key"))
+        yield row("Spend or restore", Choice([("spend", "spend"), ("restore", "restore")], id="how"))
+        yield row("Amount", field("1", id="amount", number=True))
+
+    def build(self) -> Command:
+        amount = parse_int(self.value("amount"), "Amount", 1, 1000)
+        key = self.choice("key")
+        if self.choice("how") == "spend":
+            return C.SpendResource(self.who, key, amount)
+        return C.RestoreResource(self.who, key, amount)
+
+
+class NoteDialog(Dialog):
+    OK = "Note"
+
+    def heading(self) -> Text:
+        return Text("A note in the log")
+
+    def fields(self) -> ComposeResult:
+        yield row("Note", field(placeholder="what happened", id="text"))
+        yield row("About", Choice(combatant_options(self.fight, "the fight"), self.who, id="about"))
+
+    def build(self) -> Command:
+        text = self.value("text")
+        if not text.strip():
+            raise FormError("Write the note first.")
+        return C.Note(text, self.choice("about") or "")

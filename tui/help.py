@@ -1,0 +1,83 @@
+"""`?`: the keys as they are bound now (settings file included), the ruleset in brief, its conditions."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from engine import get_ruleset
+from tui.actions import ACTIONS, OTHER_IDS
+
+
+def _key_names(keys: str) -> str:
+    names = {"question_mark": "?", "space": "space", "delete": "del"}
+    return ", ".join(names.get(k.strip(), k.strip()) for k in keys.split(","))
+
+
+class HelpScreen(ModalScreen[None]):
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; background: $background 60%; }
+    HelpScreen > #help { width: 100; max-width: 100%; height: 90%; border: round $primary; background: $surface; }
+    HelpScreen VerticalScroll { padding: 0 1; }
+    """
+    BINDINGS = [
+        Binding("escape,question_mark,q", "close", "Close", id="help_close"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="help"):
+            with VerticalScroll():
+                yield Static(self._text())
+
+    def on_mount(self) -> None:
+        self.query_one("#help").border_title = Text("Help  (esc to close)")
+        self.query_one(VerticalScroll).focus()
+
+    def _text(self) -> Text:
+        app = self.app
+        keymap = getattr(app, "_keymap", {})
+        t = Text()
+        t.append("Keys\n", style="bold underline")
+        for a in ACTIONS:
+            keys = keymap.get(a.id, a.keys)
+            shown = _key_names(keys) if keys else "palette"
+            t.append(f"  {shown:<14}", style="bold")
+            t.append(f"{a.title}: {a.help}   ")
+            t.append(f"[id {a.id}]\n", style="dim")
+        t.append("  up/down, j/k  ", style="bold")
+        t.append("select a combatant (the mouse works too)\n")
+        t.append("  tab           ", style="bold")
+        t.append("move between the panes (the log scrolls with up/down)\n")
+        t.append("  ctrl+p        ", style="bold")
+        t.append("command palette: every action, and jump to a combatant by name\n")
+        t.append("  ctrl+q        ", style="bold")
+        t.append("quit (everything is already saved)\n")
+        t.append("\nRemapping keys\n", style="bold underline")
+        from tui.config import default_path
+
+        path = getattr(getattr(app, "settings", None), "path", None) or default_path()
+        t.append("  In ")
+        t.append(str(path), style="bold")
+        t.append(', under [keys], write binding id = "keys", e.g. damage = "x" or next = "n,space".\n')
+        t.append(f"  Other ids: {', '.join(OTHER_IDS)}.\n", style="dim")
+        t.append("  The theme (ctrl+p, Theme) is remembered in the same file.\n")
+        session = getattr(app, "session", None)
+        if session is not None:
+            rs = get_ruleset(session.state.ruleset)
+            t.append(f"\n{rs.title}\n", style="bold underline")
+            t.append(f"  {rs.summary}\n")
+            if rs.conditions:
+                t.append("\nConditions\n", style="bold underline")
+                for name, desc in rs.conditions.items():
+                    t.append(f"  {name}: ", style="bold")
+                    t.append(f"{desc}\n")
+            else:
+                t.append("\n  No catalog of conditions: name your own (c).\n")
+        return t
+
+    def action_close(self) -> None:
+        self.dismiss()

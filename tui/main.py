@@ -1,0 +1,368 @@
+"""The main screen: header, tracker, character sheet, conditions and log.
+
+Below 120 columns the screen stacks the tracker over one detail pane at a time (`v` switches between
+sheet, conditions and log); from 120 columns all four panes are on screen. The footer shows only the
+keys that apply now (`check_action`), and the palette lists the same actions.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.containers import Container, Horizontal
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from engine import commands as C
+from engine import get_ruleset
+from engine.rules.base import Ruleset
+from engine.state import Combatant, Fight
+from tui.actions import bindings
+from tui.panes import conditions_text, header_text, log_line, sheet
+from tui.text import literal
+from tui.widgets import LogView, Pane, Tracker
+
+if TYPE_CHECKING:
+    from tui.app import FracasApp
+
+NARROW = 120
+DETAILS = ("sheet", "conditions", "log")
+LOG_COMMANDS = 400  # the log pane shows the events of the last commands (the save file keeps all)
+
+# which actions each ruleset has at all (the others are hidden from footer and palette)
+RULESET_ONLY = {
+    "speed": {"cosmere"},
+    "take_turn": {"cosmere"},
+    "fortune": {"warhammer"},
+    "activity": {"ninephase"},
+    "use": {"d20", "cosmere", "warhammer"},
+    "initiative": {"d20", "warhammer"},
+}
+NEEDS_SELECTION = {
+    "damage",
+    "heal",
+    "temp",
+    "condition",
+    "uncondition",
+    "edit",
+    "remove",
+    "use",
+    "activity",
+    "speed",
+    "take_turn",
+    "fortune",
+    "initiative",
+    "resource",
+}
+CHANGES = NEEDS_SELECTION | {"start", "next", "add", "roll", "note", "end_fight", "undo", "redo"}
+
+
+class MainScreen(Screen[None]):
+    BINDINGS = bindings()
+    AUTO_FOCUS = "#tracker"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.detail = "sheet"
+        self._last_state: Fight | None = None
+        self._ready = False  # set once the panes exist
+        self._title_cache: dict[str, str] = {}
+        self._saved_text = ""
+        self._bindings_key: tuple[object, ...] = ()
+        self._log_cache: dict[int, tuple[object, list[Text]]] = {}
+        self._sheet_of = ""
+
+    @property
+    def selected(self) -> str:
+        """The combatant under the tracker's cursor: read at the moment a key acts on it."""
+        return self.query_one(Tracker).selected if self._ready else ""
+
+    @property
+    def fracas(self) -> FracasApp:
+        return self.app  # type: ignore[return-value]
+
+    @property
+    def fight(self) -> Fight:
+        session = self.fracas.session
+        assert session is not None
+        return session.state
+
+    @property
+    def rules(self) -> Ruleset:
+        return get_ruleset(self.fight.ruleset)
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="header"):
+            yield Static(id="title")
+            yield Static(id="saved")
+        with Container(id="body"):
+            yield Tracker(id="tracker")
+            yield Pane(id="sheet")
+            yield LogView(id="log")
+            yield Pane(id="conditions")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._ready = True
+        self.query_one("#tracker").border_title = "Tracker"
+        self._apply_layout(self.app.size.width)
+        self.refresh_fight()
+        self.app.theme_changed_signal.subscribe(self, self._theme_changed)
+
+    def _theme_changed(self, _theme: object) -> None:
+        self._log_cache.clear()  # the cached lines carry the old theme's colours
+        self.query_one(LogView).clear_cache()
+        self.refresh_fight(force=True)
+
+    # --- layout -------------------------------------------------------------------------------
+    def on_resize(self, event: events.Resize) -> None:
+        self._apply_layout(event.size.width)
+
+    def _apply_layout(self, width: int) -> None:
+        narrow = width < NARROW
+        self.set_class(narrow, "-narrow")
+        for name in DETAILS:
+            self.set_class(narrow and self.detail == name, f"-show-{name}")
+        self._titles()
+        self.refresh_bindings()
+
+    def _titles(self) -> None:
+        """Pane titles (Text, never markup: the sheet's title holds the combatant's name)."""
+        narrow = self.has_class("-narrow")
+        c = self._selected() if self._ready and self.fracas.session is not None else None
+        n = len(c.conditions) if c else 0
+        titles = {
+            "sheet": Text("Sheet") + (literal(f": {c.name}") if c else Text("")),
+            "conditions": Text("Conditions" + (f" ({n})" if n else "")),
+            "log": Text("Log"),
+        }
+        for name in DETAILS:
+            title = titles[name]
+            if narrow:
+                others = " · ".join(n.capitalize() for n in DETAILS if n != name)
+                title = title + Text(f"   v: {others}", style="dim")
+            widget = self.query_one(f"#{name}")
+            if self._title_cache.get(name) != title.plain:
+                self._title_cache[name] = title.plain
+                widget.border_title = title
+
+    def action_pane(self) -> None:
+        self.detail = DETAILS[(DETAILS.index(self.detail) + 1) % len(DETAILS)]
+        self._apply_layout(self.app.size.width)
+        if self.detail == "log":
+            self.query_one(LogView).scroll_end(animate=False)
+
+    # --- rendering ----------------------------------------------------------------------------
+    def refresh_fight(self, force: bool = False) -> None:
+        session = self.fracas.session
+        if session is None or not self._ready:
+            return
+        f = session.state
+        rs = get_ruleset(f.ruleset)
+        if f is self._last_state and not force:
+            return
+        moved = self._last_state is None or f.current != self._last_state.current
+        self._last_state = f
+        want = self.selected
+        if moved and f.current:
+            want = f.current  # follow the turn: the GM usually wants the acting sheet
+        self.query_one(Tracker).show(f, rs, want)
+        self._render_header(f, rs)
+        self._render_selected()
+        self._render_log()
+        self._refresh_bindings()
+
+    def _refresh_bindings(self) -> None:
+        """Footer and palette follow what applies now; Textual rebuilds the footer on every refresh,
+        so ask only when the answer changed."""
+        from tui.actions import ACTIONS
+
+        key = tuple(self.check_action(a.action, ()) for a in ACTIONS if not a.action.startswith("app."))
+        if key != self._bindings_key:
+            self._bindings_key = key
+            self.refresh_bindings()
+
+    def _render_header(self, f: Fight, rs: Ruleset) -> None:
+        session = self.fracas.session
+        if self.fracas.save_failed:
+            text, cls = "NOT SAVED", "-bad"
+        elif session is not None and session.readonly:
+            text, cls = "read-only", "-warn"
+        elif session is None or session.path is None:
+            text, cls = "memory only", "-warn"
+        else:
+            text, cls = "● saved", "-good"
+        if text != self._saved_text:
+            self._saved_text = text
+            saved = self.query_one("#saved", Static)
+            saved.update(Text(text), layout=False)
+            saved.set_classes(cls)
+        st = self.query_one("#sheet", Pane).role_styles()
+        room = max(20, self.app.size.width - 16)
+        self.query_one("#title", Static).update(header_text(f, rs, st, room), layout=False)
+
+    def _render_selected(self) -> None:
+        f = self.fight
+        rs = get_ruleset(f.ruleset)
+        c = f.find(self.selected) if self.selected else None
+        pane = self.query_one("#sheet", Pane)
+        st = pane.role_styles()
+        keep = c is not None and c.id == self._sheet_of  # another combatant's sheet starts at its top
+        self._sheet_of = c.id if c else ""
+        pane.update(lambda width: sheet(f, rs, c, st, width), keep)
+        conds = self.query_one("#conditions", Pane)
+        cst = conds.role_styles()
+        conds.update(lambda width: conditions_text(f, rs, c, cst), keep)
+        self._titles()
+
+    def _render_log(self) -> None:
+        session = self.fracas.session
+        assert session is not None
+        logv = self.query_one(LogView)
+        st = logv.role_styles()
+        h = session.history
+        cache = self._log_cache
+        entries: list[tuple[object, Text]] = []
+        for i in h.path()[-LOG_COMMANDS:]:
+            node = h.nodes[i]
+            hit = cache.get(i)
+            if hit is None or hit[0] is not node.events:
+                # events never change once recorded: each node's lines are built once
+                hit = (node.events, [log_line(e, st) for e in node.events])
+                cache[i] = hit
+            entries.extend(((i, k), t) for k, t in enumerate(hit[1]))
+        logv.show(entries)
+
+    def select(self, cid: str) -> None:
+        """Select a combatant (the palette's jump-to-name)."""
+        if self.fight.find(cid) is None:
+            return
+        self.query_one(Tracker).select(cid)
+        self._render_selected()
+        self._refresh_bindings()
+
+    def on_tracker_selected(self, message: Tracker.Selected) -> None:
+        self._render_selected()
+        self._refresh_bindings()
+
+    # --- what applies now ---------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        session = self.fracas.session
+        if session is None:
+            return False
+        f = session.state
+        if action in RULESET_ONLY and f.ruleset not in RULESET_ONLY[action]:
+            return False
+        if action == "pane":
+            return self.has_class("-narrow")
+        if action in CHANGES and session.readonly:
+            return False
+        if action == "undo":
+            return True if session.history.can_undo else None
+        if action == "redo":
+            return True if session.history.can_redo else None
+        c = f.find(self.selected) if self.selected else None
+        if action in NEEDS_SELECTION and c is None:
+            return False
+        live = f.started and not f.ended
+        if action == "start":
+            return not f.started and bool(f.combatants)
+        if action in ("next", "use", "activity", "end_fight"):
+            return live
+        if action in ("speed", "take_turn"):
+            return live and c is not None and not c.economy.done and f.current != c.id
+        if action == "fortune":
+            return live and f.phase == -1 and not f.current
+        if action == "initiative":
+            return f.started and c is not None and c.id in f.order
+        if action == "uncondition":
+            return c is not None and bool(c.conditions)
+        if action == "resource":
+            return c is not None and bool(c.resources)
+        return True
+
+    # --- actions ------------------------------------------------------------------------------
+    def _selected(self) -> Combatant | None:
+        return self.fight.find(self.selected) if self.selected else None
+
+    def _dialog(self, name: str, **kwargs: object) -> None:
+        from tui import dialogs
+
+        cls = getattr(dialogs, name)
+        self.app.push_screen(cls(**kwargs))
+
+    def action_next(self) -> None:
+        self.fracas.try_commit(C.NextTurn())
+
+    def action_undo(self) -> None:
+        self.fracas.undo()
+
+    def action_redo(self) -> None:
+        self.fracas.redo()
+
+    def action_start(self) -> None:
+        self._dialog("StartDialog")
+
+    def action_damage(self) -> None:
+        self._dialog("HealthDialog", who=self.selected, mode="damage")
+
+    def action_heal(self) -> None:
+        self._dialog("HealthDialog", who=self.selected, mode="heal")
+
+    def action_temp(self) -> None:
+        self._dialog("HealthDialog", who=self.selected, mode="temp")
+
+    def action_condition(self) -> None:
+        self._dialog("ConditionDialog", who=self.selected)
+
+    def action_uncondition(self) -> None:
+        self._dialog("RemoveConditionDialog", who=self.selected)
+
+    def action_use(self) -> None:
+        self._dialog("UseDialog", who=self.selected)
+
+    def action_activity(self) -> None:
+        self._dialog("ActivityDialog", who=self.selected)
+
+    def action_speed(self) -> None:
+        self._dialog("SpeedDialog", who=self.selected)
+
+    def action_take_turn(self) -> None:
+        self.fracas.try_commit(C.StartTurn(self.selected))
+
+    def action_fortune(self) -> None:
+        self._dialog("FortuneDialog", who=self.selected)
+
+    def action_initiative(self) -> None:
+        self._dialog("InitiativeDialog", who=self.selected)
+
+    def action_add(self) -> None:
+        self._dialog("AddDialog")
+
+    def action_edit(self) -> None:
+        self._dialog("EditDialog", who=self.selected)
+
+    def action_roll(self) -> None:
+        self._dialog("RollDialog", who=self.selected)
+
+    def action_resource(self) -> None:
+        self._dialog("ResourceDialog", who=self.selected)
+
+    def action_note(self) -> None:
+        self._dialog("NoteDialog", who=self.selected)
+
+    def action_remove(self) -> None:
+        c = self._selected()
+        if c is not None:
+            self.fracas.try_commit(C.RemoveCombatant(c.id), announce=True)
+
+    def action_end_fight(self) -> None:
+        self.fracas.try_commit(C.EndFight(), announce=True)
+
+    def action_help(self) -> None:
+        from tui.help import HelpScreen
+
+        self.app.push_screen(HelpScreen())

@@ -1,0 +1,269 @@
+"""The start screen: saved fights (newest first), a new fight, and the four demo fights.
+
+Listing the saves folder and opening or creating a file run in worker threads: a folder of big saves
+never freezes the screen. A fight locked by another running Fracas opens read-only, with a notice.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Input, LoadingIndicator, OptionList, Static
+from textual.widgets.option_list import Option
+
+from engine import REGISTRY, RuleError, get_ruleset
+from tui.text import clean, literal
+
+if TYPE_CHECKING:
+    from saves.session import Session
+    from saves.store import SaveInfo
+    from tui.app import FracasApp
+
+SUFFIX = ".fracas"
+
+
+def fresh_path(folder: Path, stem: str) -> Path:
+    """A file name in `folder` that does not exist yet, readable and safe on every filesystem."""
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    safe = "".join(ch if ch.isascii() and (ch.isalnum() or ch in "-_") else "-" for ch in stem)[:40]
+    safe = safe.strip("-") or "fight"
+    for i in range(1000):
+        path = folder / f"{safe}-{stamp}{'-' + str(i) if i else ''}{SUFFIX}"
+        if not path.exists():
+            return path
+    raise RuleError(f"No free file name in {folder}.")
+
+
+def save_label(info: SaveInfo) -> Text:
+    """One line per saved fight: its name (literal), ruleset, round and when it was last played."""
+    t = literal(info.name or info.path.stem, "bold")
+    if info.error:
+        t.append("  cannot be opened: ", style="dim")
+        t.append_text(literal(info.error, "dim"))
+        return t
+    title = REGISTRY[info.ruleset].title if info.ruleset in REGISTRY else clean(info.ruleset)
+    t.append(f"  {title}", style="dim")
+    if info.ended:
+        t.append(f" · over in round {info.round}", style="dim")
+    elif info.started:
+        t.append(f" · round {info.round}", style="dim")
+    else:
+        t.append(" · not started", style="dim")
+    if info.played > 0:
+        t.append(" · " + dt.datetime.fromtimestamp(info.played).strftime("%Y-%m-%d %H:%M"), style="dim")
+    return t
+
+
+class StartScreen(Screen[None]):
+    DEFAULT_CSS = """
+    StartScreen { align: center top; }
+    StartScreen > VerticalScroll { width: 100; max-width: 100%; height: 1fr; padding: 0 1; }
+    StartScreen .title { text-style: bold; color: $accent; margin-top: 1; }
+    StartScreen .section { text-style: bold; margin-top: 1; color: $text-muted; }
+    StartScreen OptionList { height: auto; max-height: 12; border: round $panel-lighten-2; padding: 0 1; }
+    StartScreen OptionList:focus { border: round $primary; }
+    StartScreen #saves { max-height: 14; }
+    StartScreen #new-row { height: auto; }
+    StartScreen #new-row Input { width: 1fr; }
+    StartScreen #new-row Button { margin-left: 1; }
+    StartScreen #rules { width: 30; }
+    StartScreen LoadingIndicator { height: 1; }
+    StartScreen .hint { color: $text-muted; }
+    """
+    BINDINGS = [
+        Binding("ctrl+r", "reload", "Reload list", id="start_reload"),
+        Binding("escape", "back", "Back to the fight", id="start_back"),
+    ]
+    AUTO_FOCUS = "#saves"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._infos: list[SaveInfo] = []
+
+    @property
+    def fracas(self) -> FracasApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(Text("Fracas: a combat tracker for the table"), classes="title")
+            yield Static(Text("Saved fights, newest first (enter opens one)"), classes="section")
+            yield LoadingIndicator(id="loading")
+            yield OptionList(id="saves")
+            yield Static(Text("A new fight: pick the ruleset, name it, press enter"), classes="section")
+            with Horizontal(id="new-row"):
+                yield OptionList(*[Option(rs.title, id=rid) for rid, rs in REGISTRY.items()], id="rules")
+                with Vertical():
+                    yield Input(placeholder="Name of the fight", id="fight-name", compact=True)
+                    yield Button("Create", id="create", variant="primary", compact=True)
+            yield Static(Text("Demo fights (a fresh copy each time)"), classes="section")
+            demos = [
+                Option(Text(f"{rs.title}: ") + Text(self._demo_name(rid), style="dim"), id=rid)
+                for rid, rs in REGISTRY.items()
+            ]
+            yield OptionList(*demos, id="demos")
+            yield Static(Text("tab moves between the lists · ctrl+q quits"), classes="hint")
+        yield Footer()
+
+    @staticmethod
+    def _demo_name(rid: str) -> str:
+        from saves.demo import NAMES
+
+        return NAMES.get(rid, "demo")
+
+    def on_mount(self) -> None:
+        self.query_one("#rules", OptionList).highlighted = 0
+        self.query_one("#demos", OptionList).highlighted = 0
+        self.action_reload()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "back":
+            return self.fracas.session is not None
+        return True
+
+    def action_back(self) -> None:
+        from tui.main import MainScreen
+
+        if self.fracas.session is not None:
+            self.app.switch_screen(MainScreen())
+
+    # --- the list of saves --------------------------------------------------------------------
+    def action_reload(self) -> None:
+        self.query_one("#loading").display = True
+        self._list_saves()
+
+    @work(thread=True, exclusive=True, group="list")
+    def _list_saves(self) -> None:
+        try:
+            from saves import default_dir, list_saves
+
+            infos = list_saves(default_dir())  # newest first
+            infos.sort(key=lambda i: i.played, reverse=True)
+            problem = ""
+        except Exception as exc:  # a bad folder is a message, not a crash
+            infos, problem = [], f"Cannot list the saved fights: {exc}"
+        self.app.call_from_thread(self._show_saves, infos, problem)
+
+    def _show_saves(self, infos: list[SaveInfo], problem: str) -> None:
+        self.query_one("#loading").display = False
+        ol = self.query_one("#saves", OptionList)
+        ol.clear_options()
+        self._infos = infos
+        if problem:
+            ol.add_option(Option(literal(problem), id="none", disabled=True))
+        elif not infos:
+            ol.add_option(
+                Option(
+                    Text("No saved fights yet: start a new one or a demo below.", style="dim"), id="none", disabled=True
+                )
+            )
+        else:
+            ol.add_options(
+                Option(save_label(info), id=str(i), disabled=bool(info.error)) for i, info in enumerate(infos)
+            )
+            ol.highlighted = 0
+
+    # --- choosing -----------------------------------------------------------------------------
+    @on(OptionList.OptionSelected, "#saves")
+    def _open_save(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id is None or not event.option.id.isdigit():
+            return
+        info = self._infos[int(event.option.id)]
+        path = Path(info.path)
+        current = self.fracas.session
+        if current is not None and current.path is not None and Path(current.path) == path:
+            self.fracas.open_session(current, owned=False)
+            return
+        self._busy(True)
+        self._open(path)
+
+    @work(thread=True, exclusive=True, group="open")
+    def _open(self, path: Path) -> None:
+        from saves.errors import LockedError, SaveError
+        from saves.session import Session
+
+        note = ""
+        try:
+            try:
+                session = Session.open(path)
+            except LockedError:
+                session = Session.open(path, readonly=True)
+                note = "Another Fracas has this fight open: opened read-only."
+        except SaveError as exc:
+            self.app.call_from_thread(self._failed, str(exc))
+            return
+        except Exception as exc:
+            self.app.call_from_thread(self._failed, f"{path}: {exc}")
+            return
+        self.app.call_from_thread(self._opened, session, note)
+
+    @on(OptionList.OptionSelected, "#rules")
+    def _rules_chosen(self) -> None:
+        self.query_one("#fight-name", Input).focus()
+
+    @on(Input.Submitted, "#fight-name")
+    @on(Button.Pressed, "#create")
+    def _create_new(self) -> None:
+        ol = self.query_one("#rules", OptionList)
+        opt = ol.highlighted_option
+        rid = opt.id if opt is not None and opt.id else "d20"
+        name = self.query_one("#fight-name", Input).value.strip() or f"New {get_ruleset(rid).title} fight"
+        self._busy(True)
+        self._create(rid, name, demo=False)
+
+    @on(OptionList.OptionSelected, "#demos")
+    def _demo_chosen(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id:
+            self._busy(True)
+            self._create(event.option.id, "", demo=True)
+
+    @work(thread=True, exclusive=True, group="open")
+    def _create(self, rid: str, name: str, demo: bool) -> None:
+        from engine import new_fight
+        from saves import default_dir
+        from saves.session import Session
+
+        try:
+            seed = secrets.randbits(31)
+            if demo:
+                from saves.demo import demo_history
+
+                history = demo_history(rid, seed)
+                session = Session.create(fresh_path(default_dir(), f"demo-{rid}"), history.nodes[0].state)
+                try:
+                    for node in history.nodes[1:]:
+                        if node.command is not None:
+                            session.apply(node.command)
+                except BaseException:
+                    session.close()
+                    raise
+            else:
+                fight = new_fight(rid, name, seed)
+                session = Session.create(fresh_path(default_dir(), name), fight)
+        except Exception as exc:  # SaveError, RuleError (a bad name), OSError: all one line
+            self.app.call_from_thread(self._failed, str(exc))
+            return
+        self.app.call_from_thread(self._opened, session, "")
+
+    def _opened(self, session: Session, note: str) -> None:
+        self._busy(False)
+        self.fracas.open_session(session, owned=True)
+        if note:
+            self.app.notify(note, severity="warning", markup=False)
+
+    def _failed(self, message: str) -> None:
+        self._busy(False)
+        self.app.notify(clean(message), title="Could not open", severity="error", timeout=10, markup=False)
+
+    def _busy(self, on: bool) -> None:
+        self.query_one("#loading").display = on

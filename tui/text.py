@@ -1,0 +1,70 @@
+"""User text shown literally.
+
+Names, notes and condition names are the GM's own text. They are never parsed as markup (a name like
+`[red]X[/]` shows its brackets) and control characters are made visible (rich would strip an escape
+code silently, and a raw one could drive the terminal), so what is on screen is exactly what was typed.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+
+from rich.style import Style
+from rich.text import Text
+
+# bidirectional overrides can reorder what follows them on screen: show them, never obey them
+_BIDI = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C)}
+
+
+def _visible(ch: str, keep_newlines: bool) -> str:
+    o = ord(ch)
+    if ch == "\n" and keep_newlines:
+        return ch
+    if o < 0x20:
+        return "^" + chr(o + 0x40)  # caret notation: \x1b -> ^[, \t -> ^I
+    if o == 0x7F:
+        return "^?"
+    if 0x80 <= o < 0xA0:
+        return f"<{o:02x}>"  # C1 controls (a raw 0x9b is a one-byte escape on some terminals)
+    if ch in _BIDI:
+        return f"<U+{o:04X}>"
+    if unicodedata.category(ch) in ("Zl", "Zp"):
+        return f"<U+{o:04X}>"
+    return ch
+
+
+@lru_cache(maxsize=4096)
+def clean(text: str, keep_newlines: bool = False) -> str:
+    """The text with every control character replaced by a visible form."""
+    if text.isprintable() and all(ch not in _BIDI for ch in text):
+        return text
+    return "".join(_visible(ch, keep_newlines) for ch in text)
+
+
+def literal(text: str, style: str | Style = "", keep_newlines: bool = False) -> Text:
+    """A rich Text that shows `text` exactly as typed (no markup, no emoji codes, controls visible)."""
+    return Text(clean(text, keep_newlines), style=style, end="", no_wrap=not keep_newlines)
+
+
+def join(*parts: Text | str | tuple[str, str]) -> Text:
+    """Assemble Text from pieces; plain strings here are the app's own words, never user text."""
+    out = Text(end="")
+    for p in parts:
+        if isinstance(p, tuple):
+            out.append(p[0], style=p[1])
+        else:
+            out.append(p)
+    return out
+
+
+def fit(text: Text, width: int) -> Text:
+    """Cut (with an ellipsis) or pad a one-line Text to exactly `width` cells."""
+    if width <= 0:
+        return Text(end="")
+    t = text.copy()
+    if t.cell_len > width:
+        t.truncate(width, overflow="ellipsis")
+    else:
+        t.pad_right(width - t.cell_len)
+    return t

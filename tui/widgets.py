@@ -1,0 +1,462 @@
+"""The main screen's panes. None of them owns game data: each is handed the fight and re-renders.
+
+The tracker and the log use Textual's line API: they render only the lines on screen, so a fight
+with hundreds of combatants or a long log costs no more per key press than a small one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.widget import Widget
+
+from engine.rules.base import Ruleset
+from engine.state import Fight
+from tui.views import ROLES, Row, Styles, tracker_rows
+
+# Theme-aware styles for the roles views.py and panes.py use. One definition, shared by every pane.
+ROLE_CSS = """
+    & > .role--header { color: $text-muted; text-style: bold; }
+    & > .role--group { color: $text-muted; }
+    & > .role--group-current { color: $accent; text-style: bold; }
+    & > .role--current { color: $accent; text-style: bold; }
+    & > .role--done { color: $text-muted; }
+    & > .role--down { color: $text-disabled; text-style: strike; }
+    & > .role--party { color: $success; }
+    & > .role--enemy { color: $error; }
+    & > .role--neutral { color: $warning; }
+    & > .role--good { color: $success; }
+    & > .role--warn { color: $warning; }
+    & > .role--bad { color: $error; text-style: bold; }
+    & > .role--dim { color: $text-disabled; }
+    & > .role--badge { background: $warning 30%; color: $text; }
+    & > .role--phase-current { background: $accent 35%; }
+    & > .role--act { color: $primary; text-style: bold; }
+    & > .role--react { color: $secondary; text-style: bold; }
+    & > .role--channel { color: $accent; text-style: italic; }
+    & > .role--pip { color: $primary; }
+"""
+
+ROLE_CLASSES = {f"role--{r}" for r in ROLES}
+
+
+class RoleStyles:
+    """Rich styles for the roles, read from the widget's component classes (so they follow the theme)."""
+
+    def __init__(self) -> None:
+        self._cache: dict[str, Style] | None = None
+
+    def get(self, widget: Widget) -> Styles:
+        if self._cache is None:
+            self._cache = {r: widget.get_component_rich_style(f"role--{r}", partial=True) for r in ROLES}
+        return self._cache
+
+    def clear(self) -> None:
+        self._cache = None
+
+
+class Tracker(ScrollView, can_focus=True):
+    """The initiative list / phase groups / phase board, one line per combatant, with a cursor."""
+
+    COMPONENT_CLASSES = ROLE_CLASSES | {"tracker--cursor"}
+    DEFAULT_CSS = (
+        """
+    Tracker { height: 1fr; scrollbar-size-horizontal: 0; }
+    Tracker > .tracker--cursor { background: $block-cursor-blurred-background; }
+    Tracker:focus > .tracker--cursor { background: $block-cursor-background; color: $block-cursor-foreground; }
+    Tracker {"""
+        + ROLE_CSS
+        + "}"
+    )
+    BINDINGS = [
+        Binding("up,k", "cursor(-1)", "Up", show=False, id="up"),
+        Binding("down,j", "cursor(1)", "Down", show=False, id="down"),
+        Binding("pageup", "cursor(-10)", "Page up", show=False, id="page_up"),
+        Binding("pagedown", "cursor(10)", "Page down", show=False, id="page_down"),
+        Binding("home", "cursor(-100000)", "First", show=False, id="first"),
+        Binding("end", "cursor(100000)", "Last", show=False, id="last"),
+    ]
+
+    class Selected(Message):
+        """The GM moved the cursor to another combatant."""
+
+        def __init__(self, cid: str) -> None:
+            self.cid = cid
+            super().__init__()
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._fight: Fight | None = None
+        self._rs: Ruleset | None = None
+        self._rows: list[Row] = []
+        self._cursor = -1  # index into _rows of the selected combatant's row
+        self._strips: dict[tuple[int, bool], Strip] = {}
+        self._styles = RoleStyles()
+        self._built_width = -1
+        self._base: Style | None = None
+
+    # --- data in ------------------------------------------------------------------------------
+    def show(self, fight: Fight, rs: Ruleset, selected: str = "") -> None:
+        self._fight, self._rs = fight, rs
+        self._rebuild(selected or self.selected)
+
+    @property
+    def selected(self) -> str:
+        if 0 <= self._cursor < len(self._rows):
+            return self._rows[self._cursor].cid or ""
+        return ""
+
+    @property
+    def row_ids(self) -> list[str]:
+        return [r.cid for r in self._rows if r.cid]
+
+    def _rebuild(self, selected: str) -> None:
+        if self._fight is None or self._rs is None:
+            return
+        width = self.size.width or 80
+        old = self._rows
+        new = tracker_rows(self._fight, self._rs, width, self._styles.get(self))
+        same_shape = width == self._built_width and len(old) == len(new)
+        self._built_width = width
+        self._rows = new
+        cursor = next((i for i, r in enumerate(new) if r.cid and r.cid == selected), -1)
+        if cursor < 0:
+            cursor = next((i for i, r in enumerate(new) if r.cid), -1)
+        if same_shape:
+            # rows of unchanged combatants are the same objects (views.py caches them): repaint only
+            # the lines that differ, so a key press in a big fight redraws a handful of lines
+            changed = [i for i, (a, b) in enumerate(zip(old, new, strict=True)) if a is not b]
+            if cursor != self._cursor:
+                changed += [self._cursor, cursor]
+            self._cursor = cursor
+            for i in changed:
+                self._repaint(i)
+            self._follow_cursor()
+            return
+        self._cursor = cursor
+        self._strips.clear()
+        self.virtual_size = Size(width, len(new))
+        self._follow_cursor()
+        self.refresh()
+
+    def _repaint(self, index: int) -> None:
+        self._strips.pop((index, True), None)
+        self._strips.pop((index, False), None)
+        y = 0 if index == 0 else index - int(self.scroll_y)
+        if 0 <= y < self.size.height:
+            self.refresh(Region(0, y, self.size.width, 1))
+
+    def select(self, cid: str) -> None:
+        for i, r in enumerate(self._rows):
+            if r.cid == cid:
+                self._move_to(i)
+                return
+
+    # --- cursor -------------------------------------------------------------------------------
+    def action_cursor(self, delta: int) -> None:
+        body = [i for i, r in enumerate(self._rows) if r.cid]
+        if not body:
+            return
+        pos = body.index(self._cursor) if self._cursor in body else 0
+        new = body[max(0, min(len(body) - 1, pos + delta))]
+        self._move_to(new)
+        self.post_message(self.Selected(self._rows[new].cid or ""))
+
+    def _move_to(self, index: int) -> None:
+        if index == self._cursor:
+            return
+        old = self._cursor
+        self._cursor = index
+        self._repaint(old)
+        self._repaint(index)
+        self._follow_cursor()
+
+    def _follow_cursor(self) -> None:
+        """Keep the cursor's row on screen (line 0 is the fixed column header)."""
+        height = max(1, self.size.height - 1)
+        if self._cursor < 1:
+            return
+        body = self._cursor - 1
+        top = int(self.scroll_y)
+        if body < top:
+            self._strips.clear()  # every line moves
+            self.scroll_to(y=body, animate=False, immediate=True)
+        elif body >= top + height:
+            self._strips.clear()
+            self.scroll_to(y=body - height + 1, animate=False, immediate=True)
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None or offset.y == 0:
+            return
+        index = offset.y + int(self.scroll_y)
+        if 0 <= index < len(self._rows) and self._rows[index].cid:
+            self._move_to(index)
+            self.post_message(self.Selected(self._rows[index].cid or ""))
+
+    # --- rendering ----------------------------------------------------------------------------
+    def on_resize(self, event: events.Resize) -> None:
+        self._strips.clear()
+        if event.size.width != self._built_width:
+            self._built_width = -1  # a new width lays every row out again
+            self._rebuild(self.selected)
+        else:
+            self._follow_cursor()
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        self._strips.clear()  # cached lines are per screen row... by index; scrolling moves them all
+        super().watch_scroll_y(old_value, new_value)
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._styles.clear()
+        self._strips.clear()
+        self._base = None
+        if self._fight is not None:
+            self._built_width = -1
+            self._rebuild(self.selected)
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        if self._base is None:
+            self._base = self.rich_style
+        base = self._base
+        index = 0 if y == 0 else y + int(self.scroll_y)
+        if index >= len(self._rows):
+            return Strip.blank(width, base)
+        selected = index == self._cursor
+        key = (index, selected)
+        strip = self._strips.get(key)
+        if strip is None:
+            text = self._rows[index].text
+            if selected:
+                text = text.copy()
+                text.pad_right(max(0, width - text.cell_len))
+                text.stylize(self.get_component_rich_style("tracker--cursor"))
+            strip = Strip(list(text.render(self.app.console)), text.cell_len)
+            strip = strip.crop_extend(0, width, base).apply_style(base)
+            if len(self._strips) > 2000:
+                self._strips.clear()
+            self._strips[key] = strip
+        return strip
+
+
+class Lines(Widget, can_focus=True):
+    """Lines of text in a pane that scrolls itself.
+
+    No virtual size: new content changes no geometry, so it never costs Textual a layout of the
+    whole screen. With FOLLOW the newest line stays at the bottom (the log) unless the GM scrolls up.
+    """
+
+    COMPONENT_CLASSES = ROLE_CLASSES
+    FOLLOW = False
+    BINDINGS = [
+        Binding("up,k", "scroll_by(-1)", "Up", show=False),
+        Binding("down,j", "scroll_by(1)", "Down", show=False),
+        Binding("pageup", "scroll_by(-10)", "Page up", show=False),
+        Binding("pagedown", "scroll_by(10)", "Page down", show=False),
+        Binding("home", "scroll_by(-1000000)", "Top", show=False),
+        Binding("end", "scroll_by(1000000)", "Bottom", show=False),
+    ]
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.role = RoleStyles()
+        self._strips: list[Strip] = []
+        self._offset = 0  # top-anchored: first line shown; FOLLOW: lines hidden below the view
+        self._final: dict[int, Strip] = {}
+        self._base: Style | None = None
+        self._styled: dict[int, tuple[Strip, Strip]] = {}
+        self._styled_width = -1
+
+    def role_styles(self) -> Styles:
+        return self.role.get(self)
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self.role.clear()
+        self._final.clear()
+        self._styled.clear()
+        self._base = None
+
+    def set_strips(self, strips: list[Strip], keep: bool = True) -> None:
+        old_top, old = self._top(), self._strips
+        self._strips = strips
+        if not keep:
+            self._offset = 0
+        top, height, width = self._top(), self.size.height, self.size.width
+        if self.FOLLOW or top != old_top or not height:
+            self._final.clear()
+            self.refresh()
+            return
+        # repaint only the lines that differ (a sheet is mostly the same text, and mostly blank
+        # below it): every line Textual repaints costs, even an empty one
+        for y in range(height):
+            i = top + y
+            a = old[i] if i < len(old) else None
+            b = strips[i] if i < len(strips) else None
+            more = y == height - 1 and (len(old) > top + height or len(strips) > top + height)
+            if a is None and b is None and not more:
+                continue
+            if not more and a is not None and b is not None and a.text == b.text and list(a) == list(b):
+                continue
+            self._final.pop(y, None)
+            self.refresh(Region(0, y, width, 1))
+
+    @property
+    def plain(self) -> str:
+        """The whole text as laid out (tests read it)."""
+        return "\n".join(s.text.rstrip() for s in self._strips)
+
+    def _top(self) -> int:
+        height, n = self.size.height, len(self._strips)
+        if self.FOLLOW:
+            return max(0, n - height - self._offset)
+        return max(0, min(self._offset, n - height))
+
+    def action_scroll_by(self, delta: int) -> None:
+        height, n = self.size.height, len(self._strips)
+        limit = max(0, n - height)
+        if self.FOLLOW:
+            self._offset = max(0, min(limit, self._offset - delta))
+        else:
+            self._offset = max(0, min(limit, self._top() + delta))
+        self._final.clear()
+        self.refresh()
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        event.stop()
+        self.action_scroll_by(-3)
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        event.stop()
+        self.action_scroll_by(3)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._final.clear()
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        if self._base is None or self._styled_width != width:
+            self._base = self.rich_style
+            self._styled.clear()
+            self._styled_width = width
+        base = self._base
+        strip = self._final.get(y)
+        if strip is not None:
+            return strip
+        top = self._top()
+        index = top + y
+        height, n = self.size.height, len(self._strips)
+        more = n - (top + height)
+        if y == height - 1 and more > 0:
+            # the last line says there is more, since there is no scrollbar
+            what = "newer" if self.FOLLOW else "more"
+            key = "end" if self.FOLLOW else "down"
+            line = Text(f"… {more} {what} line{'s' if more != 1 else ''} ({key})", style="dim italic")
+            strip = Strip(list(line.render(self.app.console)), line.cell_len)
+            strip = strip.crop_extend(0, width, base).apply_style(base)
+        elif index < n:
+            src = self._strips[index]
+            hit = self._styled.get(id(src))
+            if hit is not None and hit[0] is src:
+                strip = hit[1]
+            else:
+                # the same source line (a log event's) is styled once, however often it scrolls
+                strip = src.crop_extend(0, width, base).apply_style(base)
+                if len(self._styled) > 5000:
+                    self._styled.clear()
+                self._styled[id(src)] = (src, strip)
+        else:
+            strip = Strip.blank(width, base)
+        self._final[y] = strip
+        return strip
+
+
+class LogView(Lines):
+    """The log, newest last. Lines wrap to the pane's width; wrapping is cached per event."""
+
+    FOLLOW = True
+    DEFAULT_CSS = "LogView { height: 1fr; }\nLogView {" + ROLE_CSS + "}"
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._entries: Sequence[tuple[object, Text]] = ()
+        self._wrapped: dict[tuple[object, int], list[Strip]] = {}
+        self._width = -1
+
+    def show(self, entries: Sequence[tuple[object, Text]]) -> None:
+        """entries: (a stable key per event, its line). The view follows the newest line."""
+        self._entries = entries
+        self._offset = 0
+        self._layout()
+
+    def clear_cache(self) -> None:
+        self._wrapped.clear()
+
+    def _layout(self) -> None:
+        width = max(10, self.size.width or 80)
+        self._width = width
+        console = self.app.console
+        lines: list[Strip] = []
+        cache = self._wrapped
+        if len(cache) > 20_000:
+            cache.clear()
+        for key, text in self._entries:
+            got = cache.get((key, width))
+            if got is None:
+                wrapped = list(text.wrap(console, width, overflow="fold")) or [Text("")]
+                got = [Strip(list(t.render(console)), t.cell_len) for t in wrapped]
+                cache[(key, width)] = got
+            lines.extend(got)
+        self.set_strips(lines)
+
+    def on_resize(self, event: events.Resize) -> None:
+        super().on_resize(event)
+        if max(10, event.size.width) != self._width:
+            self._layout()
+
+
+class Pane(Lines):
+    """A pane of text from panes.py (sheet, conditions) that scrolls when the text is long.
+
+    It is given a function of its width: the sheet lays its stats out in columns that fit.
+    """
+
+    DEFAULT_CSS = "Pane { height: 1fr; }\nPane {" + ROLE_CSS + "}"
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._build: Callable[[int], Text] = lambda width: Text("")
+        self._shown: tuple[int, Text] | None = None
+
+    def update(self, build: Callable[[int], Text], keep: bool = True) -> None:
+        self._build = build
+        self._layout(keep)
+
+    def _layout(self, keep: bool = True) -> None:
+        width = max(10, self.size.width or 80)
+        text = self._build(width)
+        if self._shown is not None and self._shown[0] == width and self._shown[1] == text:
+            return  # the same text as on screen: nothing to lay out or repaint
+        self._shown = (width, text)
+        console = self.app.console
+        lines = text.wrap(console, width, overflow="fold")
+        self.set_strips([Strip(list(t.render(console)), t.cell_len) for t in lines], keep)
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._shown = None
+
+    def on_resize(self, event: events.Resize) -> None:
+        super().on_resize(event)
+        if self._shown is None or max(10, event.size.width) != self._shown[0]:
+            self._layout()
