@@ -76,7 +76,8 @@ def moves(rules: str) -> st.SearchStrategy[list[Any]]:
         st.builds(C.AddCombatant, name=st.just("Anvil"), stats=st.just(STATS[rules]), count=st.integers(1, 3)),
         min_size=1, max_size=3,
     ).map(lambda adds: [*adds, C.StartFight()])
-    return st.tuples(st.one_of(opening, st.just([])), st.lists(step, min_size=10, max_size=50)).map(lambda t: t[0] + t[1])
+    rest = st.lists(step, min_size=10, max_size=50)
+    return st.tuples(st.one_of(opening, st.just([])), rest).map(lambda t: t[0] + t[1])
 
 
 def play_both(rules: str, seed: int, ops: list[Any], folder: Path) -> tuple[Session, Session]:
