@@ -16,10 +16,11 @@ import errno
 import gc
 import os
 import secrets
+import stat
 import sys
 import zlib
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +53,6 @@ class Loaded:
     version: int = fmt.FORMAT  # the format the file was written in (older ones were upgraded)
     window: bytes = b""  # the compression window after the last good record (the writer goes on from it)
     torn: str = ""  # what was dropped from the end, for the notice ("" = nothing)
-    notices: list[str] = field(default_factory=list)
 
 
 # --- reading ----------------------------------------------------------------------------------
@@ -63,9 +63,14 @@ def read_file(path: Path, fd: int | None = None) -> bytes:
     own = fd is None
     try:
         if own:
+            if not stat.S_ISREG(os.stat(path).st_mode):  # before opening: a FIFO would block
+                raise SaveError(path, describe_kind(path))
             fd = os.open(path, os.O_RDONLY | _O_CLOEXEC | _O_BINARY)
         assert fd is not None
-        size = os.fstat(fd).st_size
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise SaveError(path, describe_kind(path))
+        size = st.st_size
         if size > fmt.MAX_FILE:
             raise SaveError(path, f"the file is {size} bytes, more than a save can be ({fmt.MAX_FILE})", 0)
         chunks = []
@@ -86,6 +91,10 @@ def read_file(path: Path, fd: int | None = None) -> bytes:
     finally:
         if own and fd is not None:
             os.close(fd)
+
+
+def describe_kind(path: Path) -> str:
+    return "this is a folder, not a save file" if path.is_dir() else "not a regular file, so not a save"
 
 
 def describe_start(data: bytes) -> str:
@@ -304,11 +313,19 @@ def _read_header(path: Path, payload: memoryview, at: int) -> tuple[fmt.Header, 
         def decode(kind: int, data: memoryview) -> Any:
             try:
                 raw = msgspec.msgpack.decode(data)
+            except msgspec.DecodeError as exc:
+                raise fmt.FormatProblem(f"unreadable (format {version}): {exc}") from None
+            try:
                 new_kind, raw = fmt.upgrade(kind, raw, version)
-                if new_kind != kind:
-                    raise fmt.FormatProblem("an upgrade changed the record kind")
+            except fmt.FormatProblem:
+                raise
+            except Exception as exc:  # old data an upgrade did not expect: a clean error, not a crash
+                raise fmt.FormatProblem(f"cannot upgrade from format {version} ({type(exc).__name__}: {exc})") from None
+            if new_kind != kind:
+                raise fmt.FormatProblem("an upgrade changed the record kind")
+            try:
                 return msgspec.convert(raw, types[kind])
-            except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            except msgspec.ValidationError as exc:
                 raise fmt.FormatProblem(f"unreadable (format {version}): {exc}") from None
 
     try:

@@ -115,7 +115,9 @@ class Session:
                         )
                     else:
                         chunks = [data[:end]]
-                    new_fd = journal.atomic_write(path, chunks, overwrite=True, keep_locked=True)
+                    # through a symlink, the file it points to is rewritten, not the link replaced
+                    real = Path(os.path.realpath(path))
+                    new_fd = journal.atomic_write(real, chunks, overwrite=True, keep_locked=True)
                 except OSError as exc:
                     raise SaveError(
                         path, f"{why}, but the file could not be rewritten ({exc.strerror or exc}); open it read-only"

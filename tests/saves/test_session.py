@@ -467,3 +467,35 @@ def test_list_saves_newest_first_with_errors(tmp_path: Path, monkeypatch: pytest
     assert infos[0].ruleset == "warhammer" and infos[0].round == 1 and infos[0].name == "Test fight"
     assert infos[1].error and "not a Fracas save" in infos[1].error
     assert list_saves(tmp_path / "missing") == []
+
+
+def test_torn_file_behind_a_symlink_is_repaired_in_place(tmp_path: Path) -> None:
+    real = tmp_path / "real.fracas"
+    s, data, last = torn_file(real)
+    real.write_bytes(data[:-2])
+    link = tmp_path / "link.fracas"
+    link.symlink_to(real)
+    w = Session.open(link)
+    w.close()
+    assert link.is_symlink() and real.read_bytes() == data[:last]
+
+
+def test_special_files_are_refused_without_blocking(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.fracas"
+    os.mkfifo(fifo)
+    for readonly in (True, False):
+        with pytest.raises(SaveError, match="not a regular file"):
+            Session.open(fifo, readonly=readonly)
+
+
+def test_a_failing_upgrade_is_a_clean_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "f.fracas"
+    started(path).close()
+
+    def broken(kind: int, record: Any) -> tuple[int, Any]:
+        return kind, record["no such key"]
+
+    monkeypatch.setattr(fmt, "FORMAT", 2)
+    monkeypatch.setitem(fmt.UPGRADES, 1, broken)
+    with pytest.raises(SaveError, match="cannot upgrade from format 1"):
+        Session.open(path, readonly=True)
