@@ -71,10 +71,7 @@ def resolving(f: Fight, phase: int | None = None) -> tuple[tuple[str, str, str],
     (default: the current phase)."""
     p = f.phase if phase is None else phase
     return tuple(
-        (c.id, c.name, ch.activity)
-        for c in f.combatants
-        for ch in c.channels
-        if ch.status == "" and ch.end == p
+        (c.id, c.name, ch.activity) for c in f.combatants for ch in c.channels if ch.status == "" and ch.end == p
     )
 
 
@@ -115,6 +112,6 @@ def for_time(f: Fight, seconds: int) -> Duration:
 
 
 def rest_of_round(f: Fight) -> Duration:
-    """"For the remainder of the round": ends at the end of this round, whatever the phase."""
+    """ "For the remainder of the round": ends at the end of this round, whatever the phase."""
     _under_way(f)
     return Duration(kind="round_end", round=f.round)

@@ -92,9 +92,7 @@ def check_spec(a: ActivitySpec) -> ActivitySpec:
             f"{name}: a {a.cost}-action channel locked to phase {a.phase} would resolve in phase "
             f"{a.phase + a.cost}, after the round ends."
         )
-    return msgspec.structs.replace(
-        a, name=name, lock=lock, master=a.master or channel, channel=channel
-    )
+    return msgspec.structs.replace(a, name=name, lock=lock, master=a.master or channel, channel=channel)
 
 
 # --- commands -----------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from engine import commands as C
 from engine import events as E
 from engine.dice import roll
 from engine.errors import RuleError
+from engine.rules import warhammer_combat as W
 from engine.rules.base import (
     Events,
     Handler,
@@ -32,6 +33,14 @@ from engine.state import Combatant, Economy, Fight, Pool, put, set_pool
 CONDITIONS = {
     "Surprised": "Caught unaware: cannot act or react, and attackers get +20 against it. Ends at "
     "the end of round 1 or when it is first attacked.",
+    "Fighting on": "At 0 Wounds but still fighting (passed the champion's Willpower test).",
+    "Collapsed": "Helpless and at the mercy of its enemies: loses its turns and cannot defend.",
+    "Seriously injured": "Sudden death 31-40: fights at -20 (attack, parry and dodge tests); a Cool "
+    "test or it flees at once.",
+    "Critically wounded": "Sudden death 41-65: prone and stunned indefinitely; loses its turns.",
+    "Prone": "Lying down.",
+    "Stunned": "Stunned (a critical injury or the sudden-death table says how long).",
+    "Dead": "Dead: out of the fight.",
 }
 
 TIERS = ("minion", "champion", "master")
@@ -67,6 +76,14 @@ class Warhammer(Ruleset):
         StatSpec("fortune", "Fortune", 0, 0, 20),
         StatSpec("resolve", "Resolve", 0, 0, 20),
         StatSpec("resilience", "Resilience", 0, 0, 20),
+        # armour points per hit location, and a shield's AP (counts against missiles)
+        StatSpec("ap_head", "AP head", 0, 0, 30),
+        StatSpec("ap_body", "AP body", 0, 0, 30),
+        StatSpec("ap_rarm", "AP right arm", 0, 0, 30),
+        StatSpec("ap_larm", "AP left arm", 0, 0, 30),
+        StatSpec("ap_rleg", "AP right leg", 0, 0, 30),
+        StatSpec("ap_lleg", "AP left leg", 0, 0, 30),
+        StatSpec("ap_shield", "Shield AP", 0, 0, 30),
     )
     conditions = CONDITIONS
     damage_order = ("wounds",)
@@ -87,7 +104,17 @@ class Warhammer(Ruleset):
         return replace(c, resources=res)
 
     def handlers(self) -> dict[type[C.Command], Handler]:
-        return {C.Fortune: self._fortune}
+        return {
+            C.Fortune: self._fortune,
+            W.Attack: self._attack,
+            W.Critical: lambda f, cmd, ev: W.critical_command(f, cmd, ev),
+            W.KeepFighting: lambda f, cmd, ev: W.keep_fighting_command(f, cmd, ev),
+        }
+
+    def _attack(self, f: Fight, cmd: W.Attack, ev: Events) -> Fight:
+        f, events, _ = W.attack(self, f, cmd)
+        ev.extend(events)
+        return f
 
     # --- fight flow ---------------------------------------------------------------------------
     def start(self, f: Fight, cmd: C.StartFight, ev: Events) -> Fight:
@@ -95,7 +122,10 @@ class Warhammer(Ruleset):
         rng = f.rng
         cs = []
         for c in f.combatants:
-            r, rng2 = roll("1d100", rng, given.get(c.id))
+            try:
+                r, rng2 = roll("1d100", rng, given.get(c.id))
+            except RuleError as e:
+                raise RuleError(f"{c.name}'s Initiative roll: {e}") from None
             if c.id not in given:
                 rng = rng2
             target = c.stat("i")
@@ -160,7 +190,7 @@ class Warhammer(Ruleset):
         if any(p.key == "fortune" and p.current > 0 for c in f.combatants for p in c.resources):
             ev.append(E.Info("Start of the round: Fortune may be spent now to choose when to act."))
             return f
-        return self._next_turn(f, ev)
+        return self._next_turn(f, ev, new_round=True)
 
     def advance(self, f: Fight, ev: Events) -> Fight:
         if f.current:
@@ -169,7 +199,7 @@ class Warhammer(Ruleset):
             f = finish_turn(self, f, ev, lost)
         return self._next_turn(f, ev)
 
-    def _next_turn(self, f: Fight, ev: Events) -> Fight:
+    def _next_turn(self, f: Fight, ev: Events, new_round: bool = False) -> Fight:
         idx = f.phase + 1
         while idx < len(f.order):
             cid = f.order[idx]
@@ -182,9 +212,25 @@ class Warhammer(Ruleset):
                 f = skip_turn(f, cid, ev, "Surprised, it cannot act")
                 idx += 1
                 continue
+            out = W.out_of_action(c)
+            if out:
+                f = skip_turn(f, cid, ev, out)
+                idx += 1
+                continue
             # one attack or other action; a fighting-defensively reaction lasts until its next turn
-            f = put(f, replace(c, economy=replace(c.economy, actions=1, defensive=0, used=())))
+            f = put(
+                f,
+                replace(
+                    c,
+                    economy=replace(c.economy, actions=1, defensive=0, used=(), attacks=0, attack_option=""),
+                ),
+            )
             return begin_turn(self, f, cid, ev)
+        if new_round:
+            # a whole round where nobody can act (all dead, collapsed or Surprised): stop here
+            # rather than roll round after round; each `next` moves on one round
+            ev.append(E.Info("Nobody can act this round."))
+            return replace(f, current="")
         return self._new_round(f, ev)
 
     # --- Fortune ------------------------------------------------------------------------------
@@ -217,17 +263,7 @@ class Warhammer(Ruleset):
         e = c.economy
         label = cmd.name.strip()
         if cmd.what in ("parry", "dodge"):
-            if c.has("Surprised"):
-                raise RuleError(f"{c.name} is Surprised and cannot react.")
-            if cmd.what == "parry" and e.parries > 0:
-                e = replace(e, parries=e.parries - 1)
-            elif e.reactions > 0:
-                e = replace(e, reactions=e.reactions - 1)
-            elif e.defensive > 0:
-                e = replace(e, defensive=e.defensive - 1)
-            else:
-                kind = "parries or reactions" if cmd.what == "parry" else "reactions"
-                raise RuleError(f"{c.name} has no {kind} left this round.")
+            e = W.spend_defence(c, cmd.what)
         elif cmd.what in ("action", "defensive"):
             if f.current != c.id:
                 raise RuleError(f"It is not {c.name}'s turn.")
@@ -251,7 +287,19 @@ class Warhammer(Ruleset):
         return f
 
     def dropped_state(self, f: Fight, c: Combatant) -> str:
-        return "is at 0 Wounds and collapses"
+        return W.zero_wounds_state(c)
+
+    def damage_taken(self, f: Fight, c: Combatant, amount: int, cmd: C.Damage, ev: Events) -> Fight:
+        """Damage typed in by hand (not through an attack): remind the GM of the zero-Wounds rules."""
+        if amount > 0 and c.down:
+            ev.append(
+                E.Info(
+                    f"{c.name} is at 0 Wounds. A hit that went past 0, or landed at 0, causes a critical "
+                    "injury (+5 on the roll per point beyond 0): use Critical.",
+                    c.id,
+                )
+            )
+        return f
 
     def describe_economy(self, c: Combatant) -> str:
         e = c.economy

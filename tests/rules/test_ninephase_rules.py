@@ -249,8 +249,7 @@ def test_rule2_damage_strictly_inside_the_window_interrupts_the_channel(phase):
     f = to_phase(f, phase)
     f, log = play(f, C.Damage("c1", amount=1))
     assert log[-1] == (
-        f"Mirelle's channel Fireball is interrupted (took damage in phase {phase}); "
-        "its actions and resources are lost"
+        f"Mirelle's channel Fireball is interrupted (took damage in phase {phase}); its actions and resources are lost"
     )
     e = f.get("c1").economy
     assert (e.actions, e.master) == (0, True)  # actions stay spent, the Master Action used
