@@ -29,6 +29,7 @@ import pytest
 from engine import commands as C
 from engine import new_fight
 from engine.history import History
+from saves import format as fmt
 from saves.session import Session
 from tests.saves.util import RULESETS, SOAK, node_view, play, run_moves
 
@@ -62,6 +63,15 @@ class Plan:
         self.base = folder / f"base-{rules}.fracas"
         with Session.create(self.base, new_fight(rules, "Fault line", seed)) as s:
             run_moves(s, moves[:BASE_MOVES])
+        # the same file with half a record after it: opening it for writing backs it up and
+        # rewrites it, so kills also land inside that repair
+        data = self.base.read_bytes()
+        pos = len(fmt.MAGIC)
+        while pos < len(data):  # find the last frame
+            last = pos
+            pos += fmt.FRAME_SIZE + fmt.unpack_frame(data, pos)[0]
+        self.torn = folder / f"torn-{rules}.fracas"
+        self.torn.write_bytes(data + data[last : last + fmt.FRAME_SIZE + 2])
 
 
 def run_moves_on_history(h: History, move: Any) -> None:
@@ -102,8 +112,9 @@ def read_acks(fd: int, want: int | None) -> list[int]:
 
 def one_run(folder: Path, plan: Plan, fresh: bool, rng: random.Random, move_time: float) -> str:
     path = folder / "fight.fracas"
+    torn = not fresh and rng.random() < 0.3
     if not fresh:
-        shutil.copyfile(plan.base, path)
+        shutil.copyfile(plan.torn if torn else plan.base, path)
     views = plan.fresh_views if fresh else plan.more_views
     moves = len(views) - 1
     wait_for = rng.randint(0, moves + 1)  # +1: sometimes kill during create/open itself
@@ -133,10 +144,10 @@ def one_run(folder: Path, plan: Plan, fresh: bool, rng: random.Random, move_time
     if not acked:
         if fresh and not path.exists():
             return "killed in create"
-        # killed in create or open: the file is whole (a create is atomic) and as it was
+        # killed in create or open: the file is whole (a create is atomic), as it was or repaired
         s = Session.open(path, readonly=True)
-        assert node_view(s.history) == views[0] and s.notices == []
-        return "killed in open"
+        assert node_view(s.history) == views[0] and (torn or s.notices == [])
+        return "killed in open" + (" (repairing)" if torn else "")
     last = acked[-1]
     s = Session.open(path)
     got = node_view(s.history)
@@ -148,6 +159,9 @@ def one_run(folder: Path, plan: Plan, fresh: bool, rng: random.Random, move_time
     back = Session.open(path, readonly=True)
     assert back.notices == [] and len(back.history.nodes) == nodes + 1
     assert back.history.nodes[-1].command == C.Note(text="after the kill")
+    if torn:
+        backups = list(folder.glob("*.bak"))
+        assert len(backups) == 1 and backups[0].read_bytes() == plan.torn.read_bytes()
     if s.notices:
         return "torn record dropped"
     return "after every move" if last == moves else "between moves"
