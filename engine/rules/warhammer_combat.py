@@ -703,7 +703,8 @@ def _defend(
         outcome = "the hit is cancelled"
         new_sl = sl
     else:
-        new_sl = sl - max(dsl, 0)
+        # the hit stands: its SL drops by the defender's SL, but a hit never goes below SL 0
+        new_sl = max(0, sl - max(dsl, 0))
         drop = f"the hit stands, attacker's SL {sl:+d} -> {new_sl:+d}" if new_sl != sl else "the hit stands"
         outcome = f"{outcome}; {drop}" if outcome else drop
     ev.append(DefenceTested(t.id, t.name, what, r, skill.upper(), base, need, ok, dsl, outcome, mods, dcrit))

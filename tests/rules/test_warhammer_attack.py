@@ -670,3 +670,16 @@ def test_rule5_the_chance_to_hit_is_exact_before_rolling():
             lands += not cancel
     assert odds.lands == Fraction(lands, 10_000)
     assert odds.defence_need == 45
+
+
+def test_rule2_a_hit_that_stands_never_drops_below_sl_0():
+    # critical 11 (SL +3) against a plain parry success 10 (SL +8): the hit stands at SL 0, not -5
+    f = wh(p("Ulf", ws=48), p("Gob", ("champion",), ws=90, t=0, wounds=30))
+    _, ev, _ = hit(
+        f,
+        Attack(
+            "c1", "c2", defence="parry", given_attack=(11,), given_defence=(10,), given_damage=(2,), given_critical=(5,)
+        ),
+    )
+    assert only(ev, W.DefenceTested).outcome.endswith("the hit stands, attacker's SL +3 -> +0")
+    assert only(ev, E.Damaged).amount == 2
