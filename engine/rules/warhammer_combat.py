@@ -310,7 +310,8 @@ class DefenceTested(Event, tag="wh_defence"):
     def text(self) -> str:
         tested = _mods(self.skill, self.base, self.mods, self.need)
         res = ("critical success" if self.critical else "success") if self.success else "failure"
-        return f"{self.name} {self.kind}s: {tested}; {self.roll.text()}: {res}, SL {self.sl:+d}; {self.outcome}"
+        verb = "parries" if self.kind == "parry" else "dodges"
+        return f"{self.name} {verb}: {tested}; {self.roll.text()}: {res}, SL {self.sl:+d}; {self.outcome}"
 
 
 class CriticalRolled(Event, tag="wh_critical"):

@@ -183,7 +183,7 @@ def test_rule2_a_parry_that_wins_the_opposed_test_cancels_the_hit():
     f, ev, log = hit(f, Attack("c1", "c2", defence="parry", given_attack=(35,), given_defence=(12,)))
     d = only(ev, W.DefenceTested)
     assert (d.need, d.sl, d.success) == (50, 4, True)
-    assert log[-1].endswith("the hit is cancelled")
+    assert log[-1] == "Gob parries: WS 50; 1d100 = [12] = 12 (entered): success, SL +4; the hit is cancelled"
     assert not [e for e in ev if isinstance(e, E.Damaged)]
     assert f.get("c2").hp == 12 and f.get("c2").economy.reactions == 0
 
