@@ -862,6 +862,10 @@ def _willpower(f: Fight, cid: str, modifier: int, given: Given, ev: list[Event])
     ev.append(WillpowerTested(c.id, c.name, r, need, ok, mods))
     if ok:
         f = _add_condition(f, c.id, "Fighting on", f"Willpower roll {r.total} vs {need}", ev)
+    elif c.has("Fighting on"):
+        # a new test replaces the result of an earlier one (from an earlier time at 0 Wounds)
+        f = put(f, replace(c, conditions=tuple(x for x in c.conditions if x.name != "Fighting on")))
+        ev.append(E.ConditionEnded(c.id, c.name, "Fighting on", "failed the Willpower test"))
     return f, ok
 
 
@@ -901,8 +905,8 @@ def keep_fighting_command(f: Fight, cmd: KeepFighting, ev: list[Event]) -> Fight
         raise RuleError(f"Only champion-tier combatants test Willpower to keep fighting; {c.name} is not one.")
     if not c.down:
         raise RuleError(f"{c.name} is not at 0 Wounds.")
-    if fights_on(c):
-        raise RuleError(f"{c.name} is already fighting on.")
+    if points(c, "resolve") >= 1:
+        raise RuleError(f"{c.name} has Resolve and fights on without a test.")
     if c.has("Dead"):
         raise RuleError(f"{c.name} is dead.")
     if not -100 <= cmd.modifier <= 100:

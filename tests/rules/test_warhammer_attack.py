@@ -438,7 +438,12 @@ def test_rule4_a_champion_tests_willpower_plus_0_to_keep_fighting():
     f4, _ = apply(f, C.Damage("c2", amount=5))
     f4, ev = apply(f4, W.KeepFighting("c2", given=(12,)))
     assert f4.get("c2").has("Fighting on")
-    refused(f4, W.KeepFighting("c2"), "already fighting on")
+    # a new test replaces the last one (an earlier result must not outlive a new fall to 0)
+    f5, ev = apply(f4, W.KeepFighting("c2", given=(90,)))
+    assert not f5.get("c2").has("Fighting on") and W.collapsed(f5.get("c2"))
+    f6 = wh(p("Ulf", ws=48), p("Boss", ("champion",), wounds=3, resolve=1))
+    f6, _ = apply(f6, C.Damage("c2", amount=5))
+    refused(f6, W.KeepFighting("c2"), "has Resolve and fights on without a test")
     refused(f, W.KeepFighting("c2"), "not at 0 Wounds")
     refused(f, W.KeepFighting("c3"), "Only champion-tier")
 
