@@ -242,8 +242,11 @@ def _validate(f: Fight, cmd: CosmereAttack) -> tuple[Combatant, list[Combatant]]
     _one_of(cmd.kind, ("melee", "ranged"), "An attack")
     _one_of(cmd.use, USES, "An attack's use")
     _one_of(cmd.mode, ("", "normal", "advantage", "disadvantage"), "The test")
-    for flag, what in ((cmd.in_reach, "within an enemy's reach"), (cmd.long_range, "at long range"),
-                       (cmd.unstable, "on unstable footing")):  # fmt: skip
+    for flag, what in (
+        (cmd.in_reach, "within an enemy's reach"),
+        (cmd.long_range, "at long range"),
+        (cmd.unstable, "on unstable footing"),
+    ):
         if flag and cmd.kind != "ranged":
             raise RuleError(f"Only a ranged attack suffers for being {what}.")
     for u in cmd.unsensed:
@@ -390,9 +393,20 @@ def attack(rs: Cosmere, f: Fight, cmd: CosmereAttack, ev: Events) -> Fight:
             outcome = "critical" if hit else "critical graze"
         ev.append(
             TargetResult(
-                a.id, t.id, t.name, nat, total, d, outcome, amount, mode, adv, dis, bool(cmd.mode),
+                a.id,
+                t.id,
+                t.name,
+                nat,
+                total,
+                d,
+                outcome,
+                amount,
+                mode,
+                adv,
+                dis,
+                bool(cmd.mode),
                 t.id not in cmd.unsensed,
-            )  # fmt: skip
+            )
         )
         if outcome != "miss" and dmg is not None:
             how = f"{outcome}: {dice_value}{' + ' + str(cmd.modifier) if hit and cmd.modifier else ''}"

@@ -453,9 +453,18 @@ def attack_preview(f: Fight, cmd: D20Attack | ShieldBash) -> AttackPreview:
     else:
         bonus, kind = cmd.bonus, cmd.kind
     p = _plan(
-        f, cmd.who, cmd.target, bonus, kind, cmd.cover, cmd.high_ground, cmd.flanking,
-        cmd.advantage, cmd.disadvantage, cmd.mode,
-    )  # fmt: skip
+        f,
+        cmd.who,
+        cmd.target,
+        bonus,
+        kind,
+        cmd.cover,
+        cmd.high_ground,
+        cmd.flanking,
+        cmd.advantage,
+        cmd.disadvantage,
+        cmd.mode,
+    )
     hit, crit = hit_chance(p.bonus, p.ac, p.mode)
     return AttackPreview(p.mode, p.adv, p.dis, p.bonus, p.ac, hit, crit, 1 if p.mode == "normal" else 2)
 
@@ -505,9 +514,22 @@ def _attack_roll(
     a, t = p.attacker, p.target
     ev.append(
         AttackRolled(
-            a.id, a.name, t.id, t.name, r, nat, p.ac, outcome, label, use, cover, p.mode, p.adv,
-            p.dis, p.override,
-        )  # fmt: skip
+            a.id,
+            a.name,
+            t.id,
+            t.name,
+            r,
+            nat,
+            p.ac,
+            outcome,
+            label,
+            use,
+            cover,
+            p.mode,
+            p.adv,
+            p.dis,
+            p.override,
+        )
     )
     a = f.get(a.id)
     if a.has("Hidden"):
@@ -577,9 +599,18 @@ def attack(rs: D20, f: Fight, cmd: D20Attack, ev: Events) -> Fight:
     elif cmd.mod:
         raise RuleError("Give the damage dice as well as the modifier.")
     p = _plan(
-        f, cmd.who, cmd.target, cmd.bonus, cmd.kind, cmd.cover, cmd.high_ground, cmd.flanking,
-        cmd.advantage, cmd.disadvantage, cmd.mode,
-    )  # fmt: skip
+        f,
+        cmd.who,
+        cmd.target,
+        cmd.bonus,
+        cmd.kind,
+        cmd.cover,
+        cmd.high_ground,
+        cmd.flanking,
+        cmd.advantage,
+        cmd.disadvantage,
+        cmd.mode,
+    )
     if use == "opportunity":
         if p.attacker.has("Blinded"):
             raise RuleError(f"{p.attacker.name} is Blinded: an opportunity attack needs to see its target.")
@@ -591,9 +622,7 @@ def attack(rs: D20, f: Fight, cmd: D20Attack, ev: Events) -> Fight:
     f, outcome = _attack_roll(rs, f, p, cmd.given, cmd.label, use, cmd.cover, ev)
     # an off-hand attack adds the ability modifier only when it is negative
     add = min(cmd.mod, 0) if use == "offhand" else cmd.mod
-    return _hit_damage(
-        rs, f, cmd.target, cmd.damage, add, cmd.type, outcome, cmd.damage_given, cmd.damage_total, ev
-    )
+    return _hit_damage(rs, f, cmd.target, cmd.damage, add, cmd.type, outcome, cmd.damage_given, cmd.damage_total, ev)
 
 
 def shield_bash(rs: D20, f: Fight, cmd: ShieldBash, ev: Events) -> Fight:
@@ -604,14 +633,21 @@ def shield_bash(rs: D20, f: Fight, cmd: ShieldBash, ev: Events) -> Fight:
     prof = a.stat("prof", 2)
     bonus = str_mod(a) + prof
     p = _plan(
-        f, cmd.who, cmd.target, bonus, "melee", cmd.cover, cmd.high_ground, cmd.flanking,
-        cmd.advantage, cmd.disadvantage, cmd.mode,
-    )  # fmt: skip
+        f,
+        cmd.who,
+        cmd.target,
+        bonus,
+        "melee",
+        cmd.cover,
+        cmd.high_ground,
+        cmd.flanking,
+        cmd.advantage,
+        cmd.disadvantage,
+        cmd.mode,
+    )
     f = rs.use(f, C.UseAction(cmd.who, "bonus", "Shield Bash"), ev)
     f, outcome = _attack_roll(rs, f, p, cmd.given, "Shield Bash", "bonus", cmd.cover, ev)
-    f = _hit_damage(
-        rs, f, cmd.target, "1d4", 0, "bludgeoning", outcome, cmd.damage_given, cmd.damage_total, ev
-    )
+    f = _hit_damage(rs, f, cmd.target, "1d4", 0, "bludgeoning", outcome, cmd.damage_given, cmd.damage_total, ev)
     if outcome == "miss":
         if cmd.save_given is not None or cmd.save_total is not None:
             raise RuleError("No Strength save to enter: the bash missed.")
@@ -894,9 +930,7 @@ def status(c: Combatant) -> str:
 # --- conditions acting on their own ---------------------------------------------------------------
 
 
-def start_effects(
-    rs: D20, f: Fight, cid: str, ev: Events, given: GivenRolls | None, lost: bool = False
-) -> Fight:
+def start_effects(rs: D20, f: Fight, cid: str, ev: Events, given: GivenRolls | None, lost: bool = False) -> Fight:
     """The start of `cid`'s turn: Bleeding and Burning damage, then (on a turn it gets to play)
     incapacitation and the Confused d10."""
     for name, typ in (("Bleeding", "piercing"), ("Burning", "fire")):
@@ -943,9 +977,7 @@ def end_effects(f: Fight, cid: str, ev: Events) -> Fight:
     return put(f, c)
 
 
-def lose_turn(
-    rs: D20, f: Fight, cid: str, ev: Events, reason: str, given: GivenRolls | None
-) -> Fight:
+def lose_turn(rs: D20, f: Fight, cid: str, ev: Events, reason: str, given: GivenRolls | None) -> Fight:
     """A lost turn (Surprised, Stunned) still starts and ends: its durations tick and Bleeding or
     Burning still hurts, but nothing is done in it and the Confused d10 is not rolled."""
     c = f.get(cid)
@@ -991,9 +1023,7 @@ def prune_dues(f: Fight) -> Fight:
     for c in f.combatants:
         if not c.due:
             continue
-        keep = tuple(
-            d for d in c.due if c.has("Concentrating" if d.what == "concentration" else d.what)
-        )
+        keep = tuple(d for d in c.due if c.has("Concentrating" if d.what == "concentration" else d.what))
         if keep != c.due:
             f = put(f, replace(c, due=keep))
     return f

@@ -87,15 +87,11 @@ class GivenRolls:
             raise RuleError(f"No {g.what} roll was due for {name} here: that entered roll is not needed.")
 
 
-def effect_roll(
-    f: Fight, given: GivenRolls | None, who: str, what: str, text: str
-) -> tuple[DiceRoll, Fight]:
+def effect_roll(f: Fight, given: GivenRolls | None, who: str, what: str, text: str) -> tuple[DiceRoll, Fight]:
     """A roll the engine makes on its own for `who`'s `what`, or the table's dice for it."""
     g = given.take(who, what) if given is not None else None
     name = f.get(who).name
-    r, rng = roll_or_given(
-        text, f.rng, g.dice if g else None, g.total if g else None, f"{name}'s {what} roll"
-    )
+    r, rng = roll_or_given(text, f.rng, g.dice if g else None, g.total if g else None, f"{name}'s {what} roll")
     return r, (f if g is not None else replace(f, rng=rng))
 
 
