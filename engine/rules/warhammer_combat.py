@@ -747,12 +747,15 @@ def _wound(
     if shield:
         parts.append(f"shield AP {shield}")
     parts.append(f"TB {tb}")
+    pool = t.health[0]
+    absorbed = min(pool.temp, dealt)  # temporary Wounds (the generic command) go first
+    if absorbed:
+        parts.append(f"{absorbed} absorbed by temporary Wounds")
     detail = ", ".join(p for p in parts if p)
     before = t.hp
-    left = max(0, before - dealt)
-    excess = max(0, dealt - before)
-    pool = t.health[0]
-    t = replace(t, health=set_pool(t.health, replace(pool, current=left)))
+    left = max(0, before - (dealt - absorbed))
+    excess = max(0, dealt - absorbed - before)
+    t = replace(t, health=set_pool(t.health, replace(pool, current=left, temp=pool.temp - absorbed)))
     f = put(f, t)
     ev.append(E.Damaged(t.id, t.name, dealt, raw, "", detail, dr, left))
     report = replace(report, location=loc, die=die, raw=raw, armour=ap + shield, toughness=tb, wounds=dealt, left=left)

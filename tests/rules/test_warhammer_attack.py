@@ -688,3 +688,12 @@ def test_rule2_a_hit_that_stands_never_drops_below_sl_0():
     )
     assert only(ev, W.DefenceTested).outcome.endswith("the hit stands, attacker's SL +3 -> +0")
     assert only(ev, E.Damaged).amount == 2
+
+
+def test_rule3_temporary_wounds_take_the_damage_first():
+    f = wh(p("Ulf", ws=48), p("Gob", wounds=5, t=0))
+    f, _ = apply(f, C.TempHealth("c2", amount=3))
+    f, ev, _ = hit(f, Attack("c1", "c2", damage=3, given_attack=(21,), given_damage=(4,)))
+    dmg = only(ev, E.Damaged)
+    assert dmg.amount == 7 and dmg.left == 1 and "3 absorbed by temporary Wounds" in dmg.detail
+    assert f.get("c2").health[0].temp == 0
