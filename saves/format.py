@@ -47,7 +47,7 @@ VALID_KINDS = frozenset(KIND_NAMES) | frozenset(k | COMPRESSED for k in KIND_NAM
 
 # Compression: each record is deflated on its own with the last WINDOW bytes of the records before it
 # (their raw payloads, header first, in file order) as preset dictionary. Consecutive records repeat
-# names, tags and field names, so this saves about 4/5 of the bytes while every record stays
+# names, tags and field names, so this saves about 3/4 of the bytes while every record stays
 # separately framed, checksummed and appended. The header names the window size.
 WINDOW = 4096
 MAX_WINDOW = 32768  # deflate's dictionary limit
