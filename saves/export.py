@@ -86,10 +86,11 @@ def export_markdown(session: Session) -> str:
     facts.append(f"{commands} command{'s' if commands != 1 else ''}")
     undone = len(h.nodes) - len(path)
     if undone:
-        facts.append(f"{undone} more undone and not shown")
+        facts.append(f"{undone} undone (not shown)")
     out += ["*" + " · ".join(facts) + "*", ""]
 
     section = ""
+    phase = ""  # a phase heading waits for something to happen in that phase
     taken: dict[str, int] = {}
     for i in path[1:]:
         node = h.nodes[i]
@@ -97,7 +98,7 @@ def export_markdown(session: Session) -> str:
             line = md(describe(e))
             if isinstance(e, E.RoundStarted):
                 out += ["", f"## Round {e.round}", ""]
-                section = "round"
+                section, phase = "round", ""
                 continue
             if isinstance(e, E.FightStarted):
                 out += ["", f"## {line}", ""]
@@ -107,8 +108,11 @@ def export_markdown(session: Session) -> str:
                 out += ["## Setting up", ""]
                 section = "setup"
             if isinstance(e, E.PhaseStarted):
-                out += ["", f"### {line}", ""]
+                phase = line
                 continue
+            if phase:
+                out += ["", f"### {phase}", ""]
+                phase = ""
             if isinstance(e, E.TurnStarted):
                 out += ["", f"**{line}**", ""]
                 continue
