@@ -126,6 +126,8 @@ class D20(Ruleset):
         for c in f.combatants:
             econ = Economy(reactions=1)
             if c.owner:
+                if c.id in given:
+                    raise RuleError(f"{c.name} is a companion: it acts on its owner's initiative, no roll.")
                 cs.append(replace(c, economy=econ))
                 continue
             # Exhaustion is -1 a level on every d20 roll, initiative included
