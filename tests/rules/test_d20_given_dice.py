@@ -158,3 +158,11 @@ def test_d20_other_rulesets_refuse_start_of_turn_dice():
         f, _ = apply(f, C.AddCombatant("A"))
         with pytest.raises(RuleError, match="no dice to enter"):
             apply(f, C.StartFight(rolls=(C.GivenRoll("c1", "Bleeding", (1,)),)))
+
+
+def test_d20_a_companion_has_no_initiative_roll_to_enter():
+    f = new_fight("d20", "Pets", 1)
+    f, _ = apply(f, C.AddCombatant("Ranger", "pc", "party"))
+    f, _ = apply(f, C.AddCombatant("Wolf", side="party", owner="c1"))
+    with pytest.raises(RuleError, match="Wolf is a companion"):
+        apply(f, C.StartFight(initiative=(("c1", (12,)), ("c2", (7,)))))
