@@ -148,16 +148,49 @@ ACTIONS: tuple[Action, ...] = (
 BY_ID = {a.id: a for a in ACTIONS}
 
 
+# the footer shows bindings in this order and as many as fit: what a GM reaches for most comes first
+FOOTER_ORDER = ("start", "next", "damage", "heal", "condition", "use", "activity", "speed", "fortune", "undo")
+FOOTER_ORDER += ("pane", "help", "add", "roll", "redo")
+
+
 def bindings() -> list[Binding]:
+    def rank(a: Action) -> int:
+        return FOOTER_ORDER.index(a.id) if a.id in FOOTER_ORDER else len(FOOTER_ORDER)
+
     return [
         Binding(a.keys, a.action, a.label, show=a.show, id=a.id, tooltip=a.help)
-        for a in ACTIONS
+        for a in sorted(ACTIONS, key=rank)
         if a.keys is not None and not a.action.startswith("app.")
     ]
 
 
 # bindings defined elsewhere that the settings file may also remap
-OTHER_IDS = ("quit", "palette", "up", "down", "page_up", "page_down", "first", "last", "log_up", "log_down")
+OTHER_IDS = (
+    "quit",
+    "palette",
+    "up",
+    "down",
+    "page_up",
+    "page_down",
+    "first",
+    "last",
+    "scroll_up",
+    "scroll_down",
+    "scroll_page_up",
+    "scroll_page_down",
+    "scroll_top",
+    "scroll_bottom",
+    "dialog_cancel",
+    "dialog_submit",
+    "dialog_enter",
+    "choice_previous",
+    "choice_next",
+    "catalog_down",
+    "catalog_up",
+    "help_close",
+    "start_reload",
+    "start_back",
+)
 
 
 def known_ids() -> frozenset[str]:

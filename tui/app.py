@@ -84,8 +84,6 @@ class FracasApp(App[None]):
         return MainScreen()
 
     def on_mount(self) -> None:
-        # pushed over the default screen, so that it can later be switched for another fight
-        self.push_screen(self._first_screen())
         from tui.theming import load_themes
 
         themes, problems = load_themes()
@@ -100,6 +98,9 @@ class FracasApp(App[None]):
                 self.theme = DEFAULT_THEME
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         self.set_keymap(self.settings.keys)
+        # pushed over the default screen (so that it can later be switched for another fight), and
+        # only now, so the panes take their colours from the chosen theme
+        self.push_screen(self._first_screen())
         for problem in self.settings.problems + problems:
             self.notify(clean(problem), title="Settings", severity="warning", timeout=10, markup=False)
         if self.session is not None:

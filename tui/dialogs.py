@@ -29,7 +29,7 @@ from engine import commands as C
 from engine.commands import Command
 from engine.rules.base import Ruleset
 from engine.state import Combatant, Duration, Fight
-from tui.text import clean, literal
+from tui.text import clean, literal, span
 
 if TYPE_CHECKING:
     from tui.app import FracasApp
@@ -96,8 +96,8 @@ class Choice(Widget, can_focus=True):
     Choice:focus { background: $primary 35%; text-style: bold; }
     """
     BINDINGS = [
-        Binding("left", "move(-1)", "Previous", show=False),
-        Binding("right,space", "move(1)", "Next", show=False),
+        Binding("left", "move(-1)", "Previous", show=False, id="choice_previous"),
+        Binding("right,space", "move(1)", "Next", show=False, id="choice_next"),
     ]
     index: reactive[int] = reactive(0)
 
@@ -160,7 +160,7 @@ def field(value: str = "", placeholder: str = "", *, id: str, number: bool = Fal
 
 class Dialog(ModalScreen[None]):
     DEFAULT_CSS = """
-    Dialog { align: center middle; background: $background 60%; }
+    Dialog { align: center middle; background: $background; }
     Dialog > #dialog {
         width: 80; max-width: 100%; height: auto; max-height: 100%;
         border: round $primary; background: $surface; padding: 0 1;
@@ -187,6 +187,8 @@ class Dialog(ModalScreen[None]):
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="dialog_cancel"),
         Binding("ctrl+s", "submit", "Apply", id="dialog_submit"),
+        # enter on a chooser applies too (fields, lists and buttons handle their own enter first)
+        Binding("enter", "submit", "Apply", show=False, id="dialog_enter"),
     ]
     OK = "Apply"
     HINT = "enter or ctrl+s: apply · esc: cancel · tab: next field"
@@ -354,8 +356,8 @@ class ConditionDialog(Dialog):
     """Search the ruleset's conditions (or type a new name) and give a duration."""
 
     BINDINGS = [
-        Binding("down", "list(1)", show=False),
-        Binding("up", "list(-1)", show=False),
+        Binding("down", "list(1)", show=False, id="catalog_down"),
+        Binding("up", "list(-1)", show=False, id="catalog_up"),
     ]
     OK = "Add"
 
@@ -402,7 +404,7 @@ class ConditionDialog(Dialog):
         names = self._catalog()
 
         def entry(name: str, desc: str) -> Option:
-            t = Text(name, style="bold", no_wrap=True, overflow="ellipsis")
+            t = span(name, "bold")
             t.append(f"  {desc}", style="dim")
             return Option(t, id=f"cat:{name}")
 
@@ -417,7 +419,7 @@ class ConditionDialog(Dialog):
         options = first + inside + custom + described
         if not options:
             note = "Type a name: this ruleset has no catalog of conditions."
-            options = [Option(Text(note, style="dim"), id="none", disabled=True)]
+            options = [Option(span(note, "dim"), id="none", disabled=True)]
         ol.add_options(options)
         ol.highlighted = next((i for i, o in enumerate(options) if not o.disabled), None)
 
@@ -677,7 +679,7 @@ class StartDialog(Dialog):
             "cosmere": "A d20 per combatant breaks ties of Speed. Leave blank and the app rolls it.",
             "ninephase": "Round 1 begins in phase 1; nine-phase has no initiative roll and no surprise.",
         }.get(rid, "")
-        return Text("Start the fight\n", style="bold") + Text(how, style="")
+        return span("Start the fight\n", "bold") + Text(how)
 
     def fields(self) -> ComposeResult:
         f = self.fight
@@ -751,7 +753,7 @@ class FortuneDialog(Dialog):
 
     def fields(self) -> ComposeResult:
         f = self.fight
-        order = Text("Order now: ", style="dim")
+        order = span("Order now: ", "dim")
         for i, cid in enumerate(f.order):
             if i:
                 order.append(", ", style="dim")
@@ -785,6 +787,10 @@ class SpeedDialog(Dialog):
     def on_mount(self) -> None:
         ol = self.query_one("#speeds", OptionList)
         current = self.target.economy.speed
+        if not current:
+            # undecided: offer what is still possible (fast turns pass once the fast phases have)
+            fast_phase = 0 if self.target.kind == "pc" else 1
+            current = "fast" if self.fight.phase <= fast_phase else "slow"
         ol.highlighted = next((i for i, (_, s, now) in enumerate(self.CHOICES) if s == current and not now), 0)
         ol.focus()
 

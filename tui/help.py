@@ -20,7 +20,7 @@ def _key_names(keys: str) -> str:
 
 class HelpScreen(ModalScreen[None]):
     DEFAULT_CSS = """
-    HelpScreen { align: center middle; background: $background 60%; }
+    HelpScreen { align: center middle; background: $background; }
     HelpScreen > #help { width: 100; max-width: 100%; height: 90%; border: round $primary; background: $surface; }
     HelpScreen VerticalScroll { padding: 0 1; }
     """

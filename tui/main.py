@@ -14,16 +14,16 @@ from textual import events
 from textual.app import ComposeResult
 from textual.containers import Container, Horizontal
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from engine import commands as C
 from engine import get_ruleset
 from engine.rules.base import Ruleset
 from engine.state import Combatant, Fight
-from tui.actions import bindings
+from tui.actions import FOOTER_ORDER, bindings
 from tui.panes import conditions_text, header_text, log_line, sheet
-from tui.text import literal
-from tui.widgets import LogView, Pane, Tracker
+from tui.text import literal, span
+from tui.widgets import KeyBar, LogView, Pane, Tracker
 
 if TYPE_CHECKING:
     from tui.app import FracasApp
@@ -103,7 +103,7 @@ class MainScreen(Screen[None]):
             yield Pane(id="sheet")
             yield LogView(id="log")
             yield Pane(id="conditions")
-        yield Footer()
+        yield KeyBar(FOOTER_ORDER)
 
     def on_mount(self) -> None:
         self._ready = True
@@ -143,7 +143,7 @@ class MainScreen(Screen[None]):
             title = titles[name]
             if narrow:
                 others = " · ".join(n.capitalize() for n in DETAILS if n != name)
-                title = title + Text(f"   v: {others}", style="dim")
+                title = title + span(f"   v: {others}", "dim")
             widget = self.query_one(f"#{name}")
             if self._title_cache.get(name) != title.plain:
                 self._title_cache[name] = title.plain

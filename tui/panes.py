@@ -12,7 +12,7 @@ from engine import events as E
 from engine.events import Event, describe
 from engine.rules.base import Ruleset
 from engine.state import Combatant, Fight, Pool
-from tui.text import clean, literal
+from tui.text import clean, literal, span
 from tui.views import PLAIN, Styles, pool_text, remaining
 
 # --- header ------------------------------------------------------------------------------------
@@ -34,7 +34,7 @@ def where(f: Fight, rs: Ruleset) -> str:
 
 def header_text(f: Fight, rs: Ruleset, st: Styles = PLAIN, width: int = 200) -> Text:
     """Name, ruleset, round and turn; the fight's name is what gets shortened when space is short."""
-    rest = Text(f"  {rs.title}", style=st["pip"], end="")
+    rest = span(f"  {rs.title}", st["pip"])
     rest.append(f"  {where(f, rs)}")
     name = literal(f.name, st["current"])
     room = max(8, width - rest.cell_len)
@@ -47,7 +47,7 @@ def header_text(f: Fight, rs: Ruleset, st: Styles = PLAIN, width: int = 200) -> 
 
 
 def _pool_line(p: Pool, label: str, st: Styles) -> Text:
-    t = Text(f"{label} ", style=st["header"], end="")
+    t = span(f"{label} ", st["header"])
     t.append_text(pool_text(p, st))
     if p.temp:
         t.append(" (temporary on top)", style=st["dim"])
@@ -119,7 +119,7 @@ def economy_text(f: Fight, rs: Ruleset, c: Combatant, st: Styles = PLAIN) -> Tex
 
 def sheet_text(f: Fight, rs: Ruleset, c: Combatant | None, st: Styles = PLAIN) -> Text:
     if c is None:
-        return Text("No combatant selected. Press a to add one.", style=st["dim"])
+        return span("No combatant selected. Press a to add one.", st["dim"])
     t = Text(end="")
     t.append_text(literal(c.name, Style(bold=True) + st.get(c.side, Style())))
     t.append(f"\n{c.kind.upper()} · {c.side} · {c.id}", style=st["dim"])
@@ -231,7 +231,7 @@ def conditions_text(f: Fight, rs: Ruleset, c: Combatant | None, st: Styles = PLA
     if c is None:
         return Text("", end="")
     if not c.conditions:
-        return Text(f"{clean(c.name)} has no conditions. Press c to add one.", style=st["dim"])
+        return span(f"{clean(c.name)} has no conditions. Press c to add one.", st["dim"])
     t = Text(end="")
     for i, cond in enumerate(c.conditions):
         if i:

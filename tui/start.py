@@ -17,11 +17,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, LoadingIndicator, OptionList, Static
+from textual.widgets import Button, Input, LoadingIndicator, OptionList, Static
 from textual.widgets.option_list import Option
 
 from engine import REGISTRY, RuleError, get_ruleset
-from tui.text import clean, literal
+from tui.text import clean, literal, span
+from tui.widgets import KeyBar
 
 if TYPE_CHECKING:
     from saves.session import Session
@@ -113,7 +114,7 @@ class StartScreen(Screen[None]):
             ]
             yield OptionList(*demos, id="demos")
             yield Static(Text("tab moves between the lists · ctrl+q quits"), classes="hint")
-        yield Footer()
+        yield KeyBar()
 
     @staticmethod
     def _demo_name(rid: str) -> str:
@@ -163,9 +164,7 @@ class StartScreen(Screen[None]):
             ol.add_option(Option(literal(problem), id="none", disabled=True))
         elif not infos:
             ol.add_option(
-                Option(
-                    Text("No saved fights yet: start a new one or a demo below.", style="dim"), id="none", disabled=True
-                )
+                Option(span("No saved fights yet: start a new one or a demo below.", "dim"), id="none", disabled=True)
             )
         else:
             ol.add_options(

@@ -44,7 +44,17 @@ def clean(text: str, keep_newlines: bool = False) -> str:
 
 def literal(text: str, style: str | Style = "", keep_newlines: bool = False) -> Text:
     """A rich Text that shows `text` exactly as typed (no markup, no emoji codes, controls visible)."""
-    return Text(clean(text, keep_newlines), style=style, end="", no_wrap=not keep_newlines)
+    t = Text(end="", no_wrap=not keep_newlines)
+    t.append(clean(text, keep_newlines), style=style or None)
+    return t
+
+
+def span(text: str, style: str | Style = "") -> Text:
+    """The app's own words in a style, as a span: a Text built on it keeps its own styles (a Text
+    whose *base* style is set lends that style to everything appended to it)."""
+    t = Text(end="")
+    t.append(text, style=style or None)
+    return t
 
 
 def join(*parts: Text | str | tuple[str, str]) -> Text:

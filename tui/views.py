@@ -16,7 +16,7 @@ from rich.text import Text
 
 from engine.rules.base import Ruleset
 from engine.state import Combatant, Condition, Fight, Pool
-from tui.text import clean, fit, literal
+from tui.text import clean, fit, literal, span
 
 ROLES = (
     "header",
@@ -65,14 +65,14 @@ class Column:
 
 def pool_text(p: Pool | None, st: Styles) -> Text:
     if p is None:
-        return Text("—", style=st["dim"], end="")
+        return span("—", st["dim"])
     if p.current <= 0:
         role = "bad"
     elif p.current * 2 <= p.max:
         role = "warn"
     else:
         role = "good"
-    t = Text(f"{p.current}/{p.max}", style=st[role], end="")
+    t = span(f"{p.current}/{p.max}", st[role])
     if p.temp:
         t.append(f"+{p.temp}", style=st["pip"])
     return t
@@ -120,7 +120,7 @@ def pips(n: int, total: int, st: Styles) -> Text:
 
 
 def flag(label: str, on: bool, st: Styles) -> Text:
-    return Text(label, style=st["pip"] if on else st["dim"], end="")
+    return span(label, st["pip"] if on else st["dim"])
 
 
 def _stat(key: str) -> Callable[[Fight, Combatant, Styles], Text]:
@@ -132,7 +132,7 @@ def _stat(key: str) -> Callable[[Fight, Combatant, Styles], Text]:
 
 def _init(f: Fight, c: Combatant, st: Styles) -> Text:
     if c.owner:
-        return Text("↳", style=st["dim"], end="")
+        return span("↳", st["dim"])
     return Text("—" if c.initiative is None else str(c.initiative), end="")
 
 
@@ -144,8 +144,8 @@ def _resource(key: str) -> Callable[[Fight, Combatant, Styles], Text]:
     def cell(f: Fight, c: Combatant, st: Styles) -> Text:
         p = c.pool(key)
         if p is None:
-            return Text("—", style=st["dim"], end="")
-        return Text(f"{p.current}/{p.max}", style=st["pip"] if p.current else st["dim"], end="")
+            return span("—", st["dim"])
+        return span(f"{p.current}/{p.max}", st["pip"] if p.current else st["dim"])
 
     return cell
 
@@ -181,9 +181,9 @@ def _econ_cosmere(f: Fight, c: Combatant, st: Styles) -> Text:
     if f.current == c.id:
         t = pips(e.actions, 2 if e.speed == "fast" else 3, st)
     elif e.done:
-        t = Text("done", style=st["dim"], end="")
+        t = span("done", st["dim"])
     else:
-        t = Text("·" * (2 if e.speed == "fast" else 3), style=st["dim"], end="")
+        t = span("·" * (2 if e.speed == "fast" else 3), st["dim"])
     t.append(" ")
     t.append_text(flag("R", e.reactions > 0, st))
     return t
@@ -201,7 +201,7 @@ def _econ_ninephase(f: Fight, c: Combatant, st: Styles) -> Text:
 
 def _speed(f: Fight, c: Combatant, st: Styles) -> Text:
     s = c.economy.speed
-    return Text({"fast": "fast", "slow": "slow"}.get(s, "?"), style=st["pip"] if s else st["warn"], end="")
+    return span({"fast": "fast", "slow": "slow"}.get(s, "?"), st["pip"] if s else st["warn"])
 
 
 # --- building rows -----------------------------------------------------------------------------
@@ -209,11 +209,11 @@ def _speed(f: Fight, c: Combatant, st: Styles) -> Text:
 
 def _marker(f: Fight, c: Combatant, actors: frozenset[str], st: Styles) -> Text:
     if f.current == c.id:
-        return Text("▶ ", style=st["current"], end="")
+        return span("▶ ", st["current"])
     if c.id in actors:
-        return Text("• ", style=st["current"], end="")
+        return span("• ", st["current"])
     if c.economy.done and f.started and not f.ended:
-        return Text("✓ ", style=st["dim"], end="")
+        return span("✓ ", st["dim"])
     return Text("  ", end="")
 
 
@@ -368,7 +368,7 @@ def rows_cosmere(f: Fight, rs: Ruleset, width: int, st: Styles) -> list[Row]:
         label = f"── {title}{' (now)' if now else ''} "
         if i == 4 and f.started:
             label = f"── {title}: choose with f; slow by default "
-        head = Text(label, style=st[role], end="")
+        head = span(label, st[role])
         head.append("─" * max(0, width - head.cell_len), style=st[role])
         out.append(Row(None, head))
         for c in members:
@@ -405,7 +405,7 @@ def _phase_cells(f: Fight, cells: tuple[tuple[object, ...], ...], cell_w: int, s
             if cell_w >= 6 and kind in ("act", "react"):
                 cell.append(":" + clean(_activity_name(first))[: cell_w - 3], style=st[role])
         else:
-            cell = Text("·", style=st["dim"], end="")
+            cell = span("·", st["dim"])
         cell = fit(cell, cell_w - 1)
         cell.append(" ")
         if p == f.phase and f.started and not f.ended:

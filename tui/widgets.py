@@ -6,8 +6,10 @@ with hundreds of combatants or a long log costs no more per key press than a sma
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
+from rich.console import Console
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -20,6 +22,7 @@ from textual.widget import Widget
 
 from engine.rules.base import Ruleset
 from engine.state import Fight
+from tui.text import span
 from tui.views import ROLES, Row, Styles, tracker_rows
 
 # Theme-aware styles for the roles views.py and panes.py use. One definition, shared by every pane.
@@ -48,6 +51,32 @@ ROLE_CSS = """
 ROLE_CLASSES = {f"role--{r}" for r in ROLES}
 
 
+def strip_of(text: Text, console: Console) -> Strip:
+    """One line of Text as a Strip, its own base style included (Text.render leaves that to the
+    console, and a Strip has no console: a log line coloured as a whole would lose its colour)."""
+    segments: Iterable[Segment] = text.render(console)
+    if text.style:
+        base = console.get_style(text.style) if isinstance(text.style, str) else text.style
+        segments = Segment.apply_style(segments, base)  # under the spans' own styles
+    return Strip(list(segments), text.cell_len)
+
+
+def _role_style(widget: Widget, name: str) -> Style:
+    """Only what the role's rule sets (a colour, a background, bold...), with colours that have an
+    alpha ($text-muted, $warning 30%) blended over the pane's background as the full style has them."""
+    full = widget.get_component_rich_style(name)
+    part = widget.get_component_rich_style(name, partial=True)
+    return Style(
+        color=full.color if part.color is not None else None,
+        bgcolor=full.bgcolor if part.bgcolor is not None else None,
+        bold=part.bold,
+        italic=part.italic,
+        strike=part.strike,
+        underline=part.underline,
+        dim=part.dim,
+    )
+
+
 class RoleStyles:
     """Rich styles for the roles, read from the widget's component classes (so they follow the theme)."""
 
@@ -56,7 +85,7 @@ class RoleStyles:
 
     def get(self, widget: Widget) -> Styles:
         if self._cache is None:
-            self._cache = {r: widget.get_component_rich_style(f"role--{r}", partial=True) for r in ROLES}
+            self._cache = {r: _role_style(widget, f"role--{r}") for r in ROLES}
         return self._cache
 
     def clear(self) -> None:
@@ -241,7 +270,7 @@ class Tracker(ScrollView, can_focus=True):
                 text = text.copy()
                 text.pad_right(max(0, width - text.cell_len))
                 text.stylize(self.get_component_rich_style("tracker--cursor"))
-            strip = Strip(list(text.render(self.app.console)), text.cell_len)
+            strip = strip_of(text, self.app.console)
             strip = strip.crop_extend(0, width, base).apply_style(base)
             if len(self._strips) > 2000:
                 self._strips.clear()
@@ -259,12 +288,12 @@ class Lines(Widget, can_focus=True):
     COMPONENT_CLASSES = ROLE_CLASSES
     FOLLOW = False
     BINDINGS = [
-        Binding("up,k", "scroll_by(-1)", "Up", show=False),
-        Binding("down,j", "scroll_by(1)", "Down", show=False),
-        Binding("pageup", "scroll_by(-10)", "Page up", show=False),
-        Binding("pagedown", "scroll_by(10)", "Page down", show=False),
-        Binding("home", "scroll_by(-1000000)", "Top", show=False),
-        Binding("end", "scroll_by(1000000)", "Bottom", show=False),
+        Binding("up,k", "scroll_by(-1)", "Up", show=False, id="scroll_up"),
+        Binding("down,j", "scroll_by(1)", "Down", show=False, id="scroll_down"),
+        Binding("pageup", "scroll_by(-10)", "Page up", show=False, id="scroll_page_up"),
+        Binding("pagedown", "scroll_by(10)", "Page down", show=False, id="scroll_page_down"),
+        Binding("home", "scroll_by(-1000000)", "Top", show=False, id="scroll_top"),
+        Binding("end", "scroll_by(1000000)", "Bottom", show=False, id="scroll_bottom"),
     ]
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -361,8 +390,8 @@ class Lines(Widget, can_focus=True):
             # the last line says there is more, since there is no scrollbar
             what = "newer" if self.FOLLOW else "more"
             key = "end" if self.FOLLOW else "down"
-            line = Text(f"… {more} {what} line{'s' if more != 1 else ''} ({key})", style="dim italic")
-            strip = Strip(list(line.render(self.app.console)), line.cell_len)
+            line = span(f"… {more} {what} line{'s' if more != 1 else ''} ({key})", "dim italic")
+            strip = strip_of(line, self.app.console)
             strip = strip.crop_extend(0, width, base).apply_style(base)
         elif index < n:
             src = self._strips[index]
@@ -414,7 +443,7 @@ class LogView(Lines):
             got = cache.get((key, width))
             if got is None:
                 wrapped = list(text.wrap(console, width, overflow="fold")) or [Text("")]
-                got = [Strip(list(t.render(console)), t.cell_len) for t in wrapped]
+                got = [strip_of(t, console) for t in wrapped]
                 cache[(key, width)] = got
             lines.extend(got)
         self.set_strips(lines)
@@ -450,7 +479,7 @@ class Pane(Lines):
         self._shown = (width, text)
         console = self.app.console
         lines = text.wrap(console, width, overflow="fold")
-        self.set_strips([Strip(list(t.render(console)), t.cell_len) for t in lines], keep)
+        self.set_strips([strip_of(t, console) for t in lines], keep)
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
@@ -460,3 +489,74 @@ class Pane(Lines):
         super().on_resize(event)
         if self._shown is None or max(10, event.size.width) != self._shown[0]:
             self._layout()
+
+
+class KeyBar(Widget):
+    """The footer: the keys that apply now, on one line.
+
+    One widget drawing one line of text, where Textual's Footer rebuilds a widget per key whenever
+    the bindings change (every dialog opened or closed); this keeps dialogs and key presses quick.
+    A key's label is clickable.
+    """
+
+    DEFAULT_CSS = """
+    KeyBar { dock: bottom; height: 1; background: $footer-background; color: $footer-foreground; }
+    KeyBar > .keybar--key { color: $footer-key-foreground; text-style: bold; }
+    KeyBar > .keybar--disabled { color: $footer-foreground 50%; }
+    """
+    COMPONENT_CLASSES = {"keybar--key", "keybar--disabled"}
+
+    def __init__(self, order: Sequence[str] = ()) -> None:
+        super().__init__()
+        self._order = {bid: i for i, bid in enumerate(order)}  # binding ids, most wanted first
+        self._spots: list[tuple[int, int, str]] = []  # (start, end, key) for clicks
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, lambda _screen: self.refresh())
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def render(self) -> Text:
+        app = self.app
+        key_style = self.get_component_rich_style("keybar--key", partial=True)
+        off_style = self.get_component_rich_style("keybar--disabled", partial=True)
+        items: list[tuple[Text, str, int]] = []
+        seen: set[str] = set()
+        palette: Text | None = None
+        palette_key = ""
+        for key, active in self.screen.active_bindings.items():
+            binding = active.binding
+            if binding.action in ("command_palette", "app.command_palette"):
+                palette = span(f" {app.get_key_display(binding)} ", key_style)
+                palette.append("Palette ")
+                palette_key = key
+                continue
+            if not binding.show or binding.action in seen:
+                continue
+            seen.add(binding.action)
+            item = span(f" {app.get_key_display(binding)} ", key_style if active.enabled else off_style)
+            item.append(f"{binding.description} ", style="" if active.enabled else off_style)
+            items.append((item, key, self._order.get(binding.id or "", len(self._order))))
+        items.sort(key=lambda x: x[2])  # stable: bindings keep their order within a rank
+        # whole items, as many as fit beside the palette key (which is always shown)
+        room = self.size.width - (palette.cell_len if palette is not None else 0)
+        t = Text(no_wrap=True, end="")
+        spots: list[tuple[int, int, str]] = []
+        for item, key, _ in items:
+            if t.cell_len + item.cell_len > room:
+                break
+            spots.append((t.cell_len, t.cell_len + item.cell_len, key))
+            t.append_text(item)
+        if palette is not None:
+            t.append(" " * max(0, room - t.cell_len))
+            spots.append((t.cell_len, t.cell_len + palette.cell_len, palette_key))
+            t.append_text(palette)
+        self._spots = spots
+        return t
+
+    async def on_click(self, event: events.Click) -> None:
+        for start, end, key in self._spots:
+            if start <= event.x < end:
+                await self.app.simulate_key(key)
+                return

@@ -1,0 +1,85 @@
+"""Shared by the app's tests: demo fights in memory sessions, and pilot helpers."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from engine.commands import Command, StartFight
+from saves.demo import demo_history
+from saves.session import Session
+from tui.app import FracasApp, make_app
+from tui.main import MainScreen
+
+
+def sync(fn: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
+    """Run an async pilot test to completion (the suite needs no asyncio plugin)."""
+
+    @functools.wraps(fn)
+    def run(*args: Any, **kwargs: Any) -> None:
+        asyncio.run(fn(*args, **kwargs))
+
+    return run
+
+
+def demo_session(rules: str, *, start: bool = False, seed: int = 7, then: tuple[Command, ...] = ()) -> Session:
+    """The bundled demo of `rules` in a memory session, with the set-up as its history."""
+    h = demo_history(rules, seed)
+    s = Session.memory(h.nodes[0].state)
+    for node in h.nodes[1:]:
+        assert node.command is not None
+        s.apply(node.command)
+    if start:
+        s.apply(StartFight())
+    for cmd in then:
+        s.apply(cmd)
+    return s
+
+
+def app_on(session: Session, tmp_path: Path) -> FracasApp:
+    return make_app(session, config_path=tmp_path / "config.toml")
+
+
+def cid(session: Session, name: str) -> str:
+    """The id of the combatant called `name`."""
+    for c in session.state.combatants:
+        if c.name == name:
+            return c.id
+    raise AssertionError(f"no combatant {name!r}")
+
+
+def of(session: Session, name: str):  # type: ignore[no-untyped-def]
+    return session.state.get(cid(session, name))
+
+
+async def type_text(pilot: Pilot, text: str) -> None:
+    await pilot.press(*list(text))
+
+
+def main_screen(pilot: Pilot) -> MainScreen:
+    for screen in pilot.app.screen_stack:
+        if isinstance(screen, MainScreen):
+            return screen
+    raise AssertionError("no main screen")
+
+
+async def select(pilot: Pilot, name: str) -> None:
+    app = pilot.app
+    assert isinstance(app, FracasApp) and app.session is not None
+    main_screen(pilot).select(cid(app.session, name))
+    await pilot.pause()
+
+
+def notifications(pilot: Pilot) -> list[str]:
+    return [str(n.message) for n in pilot.app._notifications]
+
+
+def dialog_error(pilot: Pilot) -> str:
+    err = pilot.app.screen.query_one("#error", Static)
+    return str(err.render()) if err.has_class("-shown") else ""

@@ -1,0 +1,87 @@
+"""User text is shown as typed; rule violations are messages, never crashes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine import commands as C
+from engine import new_fight
+from saves.session import Session
+from tests.tui.support import app_on, demo_session, main_screen, notifications, select, sync
+from tui.text import clean, literal
+
+MARKUP = "[red]X[/]"
+ESCAPE = "\x1b[31mEvil\x1b[0m"
+NOTE = "[bold]note[/bold] :smile: \x07bell"
+
+
+def screen_lines(app) -> list[str]:  # type: ignore[no-untyped-def]
+    """The whole screen as the compositor renders it for the terminal, one string a line."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+def test_clean_makes_control_characters_visible() -> None:
+    assert clean("a\x1bb") == "a^[b"
+    assert clean("tab\there") == "tab^Ihere"
+    assert clean("del\x7f") == "del^?"
+    assert clean("c1\x9b") == "c1<9b>"
+    assert clean("bidi\u202eevil") == "bidi<U+202E>evil"
+    assert clean("plain [red]text[/] :smile:") == "plain [red]text[/] :smile:"
+    assert clean("two\nlines", keep_newlines=True) == "two\nlines"
+    t = literal(MARKUP)
+    assert t.plain == MARKUP and not t.spans
+
+
+@sync
+async def test_names_and_notes_render_literally_everywhere(tmp_path: Path) -> None:
+    s = Session.memory(new_fight("d20", "[blink]Fight[/]", 3))
+    s.apply(C.AddCombatant(MARKUP, kind="pc", side="party"))
+    s.apply(C.AddCombatant(ESCAPE))
+    s.apply(C.EditCombatant("c1", note=NOTE))
+    s.apply(C.AddCondition("c1", "[i]Cursed[/i]"))
+    s.apply(C.StartFight())
+    s.apply(C.Note(NOTE, "c1"))
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await select(pilot, MARKUP)
+        screen = main_screen(pilot)
+        tracker_rows = [r.text.plain for r in screen.query_one("#tracker")._rows]
+        assert any(MARKUP in row for row in tracker_rows)
+        assert any("^[[31mEvil^[[0m" in row for row in tracker_rows)
+        assert any("[i]Cursed[/i]" in row for row in tracker_rows)
+        sheet = screen.query_one("#sheet").plain
+        assert MARKUP in sheet and "[bold]note[/bold] :smile: ^Gbell" in sheet
+        assert "[i]Cursed[/i]" in screen.query_one("#conditions").plain
+        log = screen.query_one("#log").plain
+        assert f"{MARKUP}: [bold]note[/bold] :smile: ^Gbell" in log
+        assert "^[[31mEvil^[[0m joins the fight" in log
+        assert "[blink]Fight[/]" in screen.query_one("#title").render().plain
+        # what reaches the terminal: the names as typed, and no raw escape code at all
+        shown = "\n".join(screen_lines(app))
+        assert MARKUP in shown and "^[[31mEvil" in shown
+        assert "\x1b" not in shown and "\x07" not in shown
+        # and in a dialog heading
+        await pilot.press("d")
+        heading = app.screen.query_one("#heading").render()
+        assert MARKUP in str(heading)
+
+
+@sync
+async def test_rule_violations_are_notifications_not_crashes(tmp_path: Path) -> None:
+    s = demo_session("cosmere", start=True)
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        before = s.state
+        # a command this ruleset does not have: a warning, the state untouched
+        assert not app.try_commit(C.Fortune("c1", 0))
+        await pilot.pause()
+        assert s.state is before
+        assert any("no 'fortune' command" in n for n in notifications(pilot))
+        # taking a turn twice is refused by the engine, shown as a notification
+        await select(pilot, "Kaladin")
+        await pilot.press("g")
+        taken = s.state
+        app.try_commit(C.StartTurn(s.state.current))
+        await pilot.pause()
+        assert s.state is taken
+        assert any("already" in n for n in notifications(pilot))
