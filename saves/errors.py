@@ -24,3 +24,7 @@ class SaveError(Exception):
 
 class LockedError(SaveError):
     """Another running Fracas holds the file open for writing; it may still be opened read-only."""
+
+
+class ReadOnlyError(SaveError):
+    """The file may be read but not written (permissions, a read-only disk): open it read-only."""

@@ -29,7 +29,7 @@ import msgspec
 from engine import RuleError, get_ruleset
 from engine.history import History
 from saves import format as fmt
-from saves.errors import LockedError, SaveError
+from saves.errors import LockedError, ReadOnlyError, SaveError
 
 try:
     import fcntl
@@ -412,7 +412,7 @@ def open_locked(path: Path) -> int:
     except IsADirectoryError:
         raise SaveError(path, "this is a folder, not a save file") from None
     except PermissionError:
-        raise SaveError(path, "no permission to write this file (open it read-only)") from None
+        raise ReadOnlyError(path, "no permission to write this file (open it read-only)") from None
     except OSError as exc:
         raise SaveError(path, f"cannot open the file: {exc.strerror or exc}") from None
     try:

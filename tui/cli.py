@@ -110,7 +110,6 @@ def _run_app(session: Any) -> int:
 
 def _open_file(path: Path) -> int:
     from saves.errors import LockedError, SaveError
-
     from saves.session import Session
 
     try:
