@@ -2,8 +2,9 @@
 
 tui.startup_ratio   whole process, launch to first painted screen of a demo fight (`fracas demo d20`,
                     file-backed, as a GM starts it), divided by the same for a bare Textual app showing
-                    a 20-row DataTable. Both run as subprocesses on a real pseudo-terminal, interleaved,
-                    and exit right after their first paint; the median of several runs each.
+                    a 20-row DataTable. Both run as subprocesses on a real pseudo-terminal, interleaved;
+                    the paint is when text of the first screen reaches the terminal. Each then exits
+                    (tui.startup_to_exit_ratio compares launch-to-exit, shutdown included). Medians.
 tui.keypress_ms     95th percentile, over next-turn and apply-damage key presses in a fight of 100
                     combatants, from the key event entering the app to the end of the repaint that
                     shows its result (Textual's own frame timer included, terminal output built).
@@ -27,6 +28,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNS = 7
+
+# text that is on each first screen: its arrival in the terminal output is the first paint
+BARE_SENTINEL = b"Goblin 20"
+FRACAS_SENTINEL = b"Bandit Captain"
 
 BARE_CHILD = """
 from textual.app import App
@@ -63,9 +68,12 @@ sys.exit(main(["demo", "d20", "--dir", {folder!r}]))
 """
 
 
-def _run_on_pty(code: str, env: dict[str, str]) -> float:
+def _run_on_pty(code: str, env: dict[str, str], sentinel: bytes) -> tuple[float, float]:
+    """Seconds from launch until `sentinel` (text of the first screen) reaches the terminal, and
+    until the process has exited."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    seen: list[float] = []
     start = time.perf_counter()
     proc = subprocess.Popen(
         [sys.executable, "-c", code], stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True
@@ -73,9 +81,13 @@ def _run_on_pty(code: str, env: dict[str, str]) -> float:
     os.close(slave)
 
     def drain() -> None:  # the terminal must be read or the child blocks on a full buffer
+        data = b""
         try:
-            while os.read(master, 65536):
-                pass
+            while chunk := os.read(master, 65536):
+                if not seen:
+                    data += chunk
+                    if sentinel in data:
+                        seen.append(time.perf_counter())
         except OSError:
             pass
 
@@ -86,28 +98,38 @@ def _run_on_pty(code: str, env: dict[str, str]) -> float:
     except subprocess.TimeoutExpired:
         proc.kill()
         raise RuntimeError("a startup child did not exit within 60 s") from None
-    elapsed = time.perf_counter() - start
-    os.close(master)
+    ended = time.perf_counter()
     reader.join(timeout=5)
+    os.close(master)
     if code_ != 0:
         raise RuntimeError(f"a startup child exited with {code_}")
-    return elapsed
+    if not seen:
+        raise RuntimeError(f"{sentinel!r} never reached the terminal")
+    return seen[0] - start, ended - start
 
 
-def startup_ratio() -> tuple[float, float, float]:
+def startup_ratio() -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, FRACAS_CONFIG_DIR=str(Path(tmp) / "config"), TERM="xterm-256color")
         env.pop("TEXTUAL", None)
         fracas_code = FRACAS_CHILD.format(root=str(ROOT), folder=str(Path(tmp) / "saves"))
-        bare: list[float] = []
-        ours: list[float] = []
-        _run_on_pty(BARE_CHILD, env)  # warm the file cache for both before timing
-        _run_on_pty(fracas_code, env)
+        bare: list[tuple[float, float]] = []
+        ours: list[tuple[float, float]] = []
+        _run_on_pty(BARE_CHILD, env, BARE_SENTINEL)  # warm the file cache for both before timing
+        _run_on_pty(fracas_code, env, FRACAS_SENTINEL)
         for _ in range(RUNS):
-            bare.append(_run_on_pty(BARE_CHILD, env))
-            ours.append(_run_on_pty(fracas_code, env))
-    b, o = statistics.median(bare), statistics.median(ours)
-    return o / b, o * 1000, b * 1000
+            bare.append(_run_on_pty(BARE_CHILD, env, BARE_SENTINEL))
+            ours.append(_run_on_pty(fracas_code, env, FRACAS_SENTINEL))
+    paint_b = statistics.median(x[0] for x in bare)
+    paint_o = statistics.median(x[0] for x in ours)
+    exit_b = statistics.median(x[1] for x in bare)
+    exit_o = statistics.median(x[1] for x in ours)
+    return {
+        "ratio": paint_o / paint_b,
+        "ours_ms": paint_o * 1000,
+        "bare_ms": paint_b * 1000,
+        "exit_ratio": exit_o / exit_b,
+    }
 
 
 # --- key press to repaint ---------------------------------------------------------------------
@@ -174,11 +196,12 @@ def _p95(values: list[float]) -> float:
 
 def run() -> list[tuple[str, float, str]]:
     nxt, dmg = asyncio.run(_keypress(30))
-    ratio, ours, bare = startup_ratio()
+    start = startup_ratio()
     return [
-        ("tui.startup_ratio", ratio, "x"),
-        ("tui.startup_fracas_ms", ours, "ms"),
-        ("tui.startup_bare_ms", bare, "ms"),
+        ("tui.startup_ratio", start["ratio"], "x"),
+        ("tui.startup_fracas_ms", start["ours_ms"], "ms"),
+        ("tui.startup_bare_ms", start["bare_ms"], "ms"),
+        ("tui.startup_to_exit_ratio", start["exit_ratio"], "x"),
         ("tui.keypress_ms", _p95(nxt + dmg), "ms"),
         ("tui.keypress_next_p95_ms", _p95(nxt), "ms"),
         ("tui.keypress_damage_p95_ms", _p95(dmg), "ms"),

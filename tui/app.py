@@ -7,6 +7,7 @@ is a notification (or a message inside the dialog that asked), never a crash.
 
 from __future__ import annotations
 
+import gc
 import logging
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING
 from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
+from textual.timer import Timer
 
 from engine import RuleError
 from engine.commands import Command
@@ -28,6 +30,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("fracas.tui")
 
 DEFAULT_THEME = "fracas-ember"
+IDLE_GC = 2.0  # seconds without a change before a full garbage collection
 
 
 def _palette_provider() -> type:
@@ -71,7 +74,9 @@ class FracasApp(App[None]):
         self.save_failed = ""  # the last save error, shown in the header until a save succeeds
         self._owned: list[Session] = []  # sessions this app opened (and so must close)
         self._clash_reported = False
-        self._theme_ready = False
+        self._theme_problems: list[str] = []
+        self._gc_timer: Timer | None = None
+        self._initial_theme()
 
     # --- start-up -----------------------------------------------------------------------------
     def _first_screen(self) -> Screen:
@@ -83,28 +88,61 @@ class FracasApp(App[None]):
 
         return MainScreen()
 
-    def on_mount(self) -> None:
+    def _initial_theme(self) -> None:
+        """Register the themes and choose one before any CSS is read: setting `App.theme` once the
+        app runs would read and apply every stylesheet a second time (a slower start)."""
         from tui.theming import load_themes
 
-        themes, problems = load_themes()
+        themes, self._theme_problems = load_themes()
         for theme in themes:
             self.register_theme(theme)
         wanted = self.settings.theme or DEFAULT_THEME
-        if wanted in self.available_themes:
-            self.theme = wanted
-        else:
-            problems.append(f"Theme '{clean(wanted)}' is not known; using {DEFAULT_THEME}.")
-            if DEFAULT_THEME in self.available_themes:
-                self.theme = DEFAULT_THEME
+        if wanted not in self.available_themes:
+            self._theme_problems.append(f"Theme '{clean(wanted)}' is not known; using {DEFAULT_THEME}.")
+            wanted = DEFAULT_THEME
+        if wanted not in self.available_themes:
+            return
+        # what App._watch_theme does, without its stylesheet refresh (nothing is styled yet)
+        self.set_reactive(App.theme, wanted)
+        self.stylesheet.set_variables(self.get_css_variables())  # made in App.__init__, not read yet
+        dark = self.current_theme.dark
+        self.set_class(True, f"-theme-{wanted}", update=False)
+        self.set_class(dark, "-dark-mode", update=False)
+        self.set_class(not dark, "-light-mode", update=False)
+
+    def on_mount(self) -> None:
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         self.set_keymap(self.settings.keys)
-        # pushed over the default screen (so that it can later be switched for another fight), and
-        # only now, so the panes take their colours from the chosen theme
+        # pushed over the default screen, so that it can later be switched for another fight
         self.push_screen(self._first_screen())
-        for problem in self.settings.problems + problems:
+        self.call_after_refresh(self._settle)
+        for problem in self.settings.problems + self._theme_problems:
             self.notify(clean(problem), title="Settings", severity="warning", timeout=10, markup=False)
         if self.session is not None:
             self._show_notices(self.session)
+
+    def _settle(self) -> None:
+        """Keep the garbage collector's full passes away from key presses.
+
+        A full pass walks every object the app holds (Textual's widgets, caches, the fight's
+        history): 30-60 ms, and Python starts one every few dozen key presses, so a damage entry
+        would now and then stutter. Full passes are instead run when the GM pauses (IDLE_GC seconds
+        after the last change), and what survives them is frozen, out of later passes' way."""
+        gc.collect()
+        gc.freeze()
+        young, middle, _ = gc.get_threshold()
+        gc.set_threshold(young, middle, 1_000_000)  # no automatic full pass: _idle_gc does them
+
+    def _schedule_gc(self) -> None:
+        if self._gc_timer is not None:
+            self._gc_timer.stop()
+        self._gc_timer = self.set_timer(IDLE_GC, self._idle_gc)
+
+    def _idle_gc(self) -> None:
+        self._gc_timer = None
+        gc.unfreeze()
+        gc.collect()
+        gc.freeze()
 
     def _remember_theme(self, theme: object) -> None:
         name = getattr(theme, "name", None)
@@ -137,6 +175,7 @@ class FracasApp(App[None]):
             self._owned.append(session)
         self.switch_screen(MainScreen())
         self._show_notices(session)
+        self.call_after_refresh(self._settle)
 
     def action_start_screen(self) -> None:
         from tui.start import StartScreen
@@ -186,6 +225,7 @@ class FracasApp(App[None]):
             raise RuleError(f"Not saved: {exc}") from exc
         self.save_failed = ""
         self.refresh_fight()
+        self._schedule_gc()
         if announce and events:
             self.notify(summary(events), markup=False)
         return tuple(events)
@@ -216,6 +256,7 @@ class FracasApp(App[None]):
             self._save_problem(exc)
             return
         self.refresh_fight()
+        self._schedule_gc()
         if node is None:
             self.notify("Nothing to undo." if back else "Nothing to redo.", markup=False)
             return

@@ -14,7 +14,6 @@ from textual import events
 from textual.app import ComposeResult
 from textual.containers import Container, Horizontal
 from textual.screen import Screen
-from textual.widgets import Static
 
 from engine import commands as C
 from engine import get_ruleset
@@ -22,15 +21,15 @@ from engine.rules.base import Ruleset
 from engine.state import Combatant, Fight
 from tui.actions import FOOTER_ORDER, bindings
 from tui.panes import conditions_text, header_text, log_line, sheet
-from tui.text import literal, span
-from tui.widgets import KeyBar, LogView, Pane, Tracker
+from tui.text import span
+from tui.widgets import KeyBar, Line, LogView, Pane, Tracker
 
 if TYPE_CHECKING:
     from tui.app import FracasApp
 
 NARROW = 120
 DETAILS = ("sheet", "conditions", "log")
-LOG_COMMANDS = 400  # the log pane shows the events of the last commands (the save file keeps all)
+LOG_EVENTS = 300  # the log pane keeps the last events to scroll back through (the save file keeps all)
 
 # which actions each ruleset has at all (the others are hidden from footer and palette)
 RULESET_ONLY = {
@@ -72,7 +71,7 @@ class MainScreen(Screen[None]):
         self._title_cache: dict[str, str] = {}
         self._saved_text = ""
         self._bindings_key: tuple[object, ...] = ()
-        self._log_cache: dict[int, tuple[object, list[Text]]] = {}
+        self._log_cache: dict[int, tuple[object, list[tuple[object, Text]]]] = {}
         self._sheet_of = ""
 
     @property
@@ -95,9 +94,10 @@ class MainScreen(Screen[None]):
         return get_ruleset(self.fight.ruleset)
 
     def compose(self) -> ComposeResult:
+        self._layout_classes(self.app.size.width, update=False)  # before the first styling
         with Horizontal(id="header"):
-            yield Static(id="title")
-            yield Static(id="saved")
+            yield Line(id="title")
+            yield Line(id="saved")
         with Container(id="body"):
             yield Tracker(id="tracker")
             yield Pane(id="sheet")
@@ -108,7 +108,7 @@ class MainScreen(Screen[None]):
     def on_mount(self) -> None:
         self._ready = True
         self.query_one("#tracker").border_title = "Tracker"
-        self._apply_layout(self.app.size.width)
+        self._titles()
         self.refresh_fight()
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
 
@@ -121,13 +121,21 @@ class MainScreen(Screen[None]):
     def on_resize(self, event: events.Resize) -> None:
         self._apply_layout(event.size.width)
 
-    def _apply_layout(self, width: int) -> None:
+    def _layout_classes(self, width: int, update: bool = True) -> bool:
+        """Set the classes the layout hangs on; False when they were already so. Changing a class
+        restyles the whole screen, so nothing is touched when nothing changes."""
         narrow = width < NARROW
-        self.set_class(narrow, "-narrow")
-        for name in DETAILS:
-            self.set_class(narrow and self.detail == name, f"-show-{name}")
-        self._titles()
-        self.refresh_bindings()
+        wanted = {"-narrow": narrow, **{f"-show-{n}": narrow and self.detail == n for n in DETAILS}}
+        if all(self.has_class(name) == on for name, on in wanted.items()):
+            return False
+        for name, on in wanted.items():
+            self.set_class(on, name, update=update)
+        return True
+
+    def _apply_layout(self, width: int) -> None:
+        if self._layout_classes(width):
+            self._titles()
+            self.refresh_bindings()
 
     def _titles(self) -> None:
         """Pane titles (Text, never markup: the sheet's title holds the combatant's name)."""
@@ -135,7 +143,9 @@ class MainScreen(Screen[None]):
         c = self._selected() if self._ready and self.fracas.session is not None else None
         n = len(c.conditions) if c else 0
         titles = {
-            "sheet": Text("Sheet") + (literal(f": {c.name}") if c else Text("")),
+            # the sheet's first line names the combatant: a title that changed with the selection
+            # would repaint the whole pane
+            "sheet": Text("Sheet"),
             "conditions": Text("Conditions" + (f" ({n})" if n else "")),
             "log": Text("Log"),
         }
@@ -197,24 +207,24 @@ class MainScreen(Screen[None]):
             text, cls = "● saved", "-good"
         if text != self._saved_text:
             self._saved_text = text
-            saved = self.query_one("#saved", Static)
-            saved.update(Text(text), layout=False)
+            saved = self.query_one("#saved", Line)
+            saved.show(Text(text))
             saved.set_classes(cls)
-        st = self.query_one("#sheet", Pane).role_styles()
+        st = self.query_one(Tracker).role_styles()
         room = max(20, self.app.size.width - 16)
-        self.query_one("#title", Static).update(header_text(f, rs, st, room), layout=False)
+        self.query_one("#title", Line).show(header_text(f, rs, st, room))
 
     def _render_selected(self) -> None:
         f = self.fight
         rs = get_ruleset(f.ruleset)
         c = f.find(self.selected) if self.selected else None
         pane = self.query_one("#sheet", Pane)
-        st = pane.role_styles()
+        st = self.query_one(Tracker).role_styles()
         keep = c is not None and c.id == self._sheet_of  # another combatant's sheet starts at its top
         self._sheet_of = c.id if c else ""
         pane.update(lambda width: sheet(f, rs, c, st, width), keep)
         conds = self.query_one("#conditions", Pane)
-        cst = conds.role_styles()
+        cst = st
         conds.update(lambda width: conditions_text(f, rs, c, cst), keep)
         self._titles()
 
@@ -222,18 +232,26 @@ class MainScreen(Screen[None]):
         session = self.fracas.session
         assert session is not None
         logv = self.query_one(LogView)
-        st = logv.role_styles()
+        st = self.query_one(Tracker).role_styles()
         h = session.history
         cache = self._log_cache
-        entries: list[tuple[object, Text]] = []
-        for i in h.path()[-LOG_COMMANDS:]:
+        chunks: list[list[tuple[object, Text]]] = []
+        count = 0
+        # newest first, until the pane has enough to scroll back through (the file keeps it all)
+        i = h.cursor
+        while i >= 0 and count < LOG_EVENTS:
             node = h.nodes[i]
             hit = cache.get(i)
             if hit is None or hit[0] is not node.events:
                 # events never change once recorded: each node's lines are built once
-                hit = (node.events, [log_line(e, st) for e in node.events])
+                hit = (node.events, [((i, k), log_line(e, st)) for k, e in enumerate(node.events)])
                 cache[i] = hit
-            entries.extend(((i, k), t) for k, t in enumerate(hit[1]))
+            chunks.append(hit[1])
+            count += len(hit[1])
+            i = node.parent
+        entries: list[tuple[object, Text]] = []
+        for chunk in reversed(chunks):
+            entries.extend(chunk)
         logv.show(entries)
 
     def select(self, cid: str) -> None:

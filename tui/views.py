@@ -280,9 +280,11 @@ def ordered(f: Fight) -> list[Combatant]:
     """The turn order once there is one; before that, the order they were added."""
     if not f.order:
         return list(f.combatants)
-    seen = set(f.order)
-    out = [c for cid in f.order if (c := f.find(cid)) is not None]
-    out.extend(c for c in f.combatants if c.id not in seen)
+    by_id = {c.id: c for c in f.combatants}
+    out = [c for cid in f.order if (c := by_id.get(cid)) is not None]
+    if len(out) < len(by_id):
+        seen = set(f.order)
+        out.extend(c for c in f.combatants if c.id not in seen)
     return out
 
 

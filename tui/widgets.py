@@ -93,7 +93,11 @@ class RoleStyles:
 
 
 class Tracker(ScrollView, can_focus=True):
-    """The initiative list / phase groups / phase board, one line per combatant, with a cursor."""
+    """The initiative list / phase groups / phase board, one line per combatant, with a cursor.
+
+    Its role styles (ROLE_CSS) colour the other panes too: they share its background, and working
+    the styles out once rather than per pane is quicker at start-up.
+    """
 
     COMPONENT_CLASSES = ROLE_CLASSES | {"tracker--cursor"}
     DEFAULT_CSS = (
@@ -131,11 +135,13 @@ class Tracker(ScrollView, can_focus=True):
         self._styles = RoleStyles()
         self._built_width = -1
         self._base: Style | None = None
+        self._pending = ""
 
     # --- data in ------------------------------------------------------------------------------
     def show(self, fight: Fight, rs: Ruleset, selected: str = "") -> None:
         self._fight, self._rs = fight, rs
-        self._rebuild(selected or self.selected)
+        self._pending = selected or self.selected  # kept for a build that waits for the width
+        self._rebuild(self._pending)
 
     @property
     def selected(self) -> str:
@@ -143,15 +149,19 @@ class Tracker(ScrollView, can_focus=True):
             return self._rows[self._cursor].cid or ""
         return ""
 
+    def role_styles(self) -> Styles:
+        return self._styles.get(self)
+
     @property
     def row_ids(self) -> list[str]:
         return [r.cid for r in self._rows if r.cid]
 
     def _rebuild(self, selected: str) -> None:
-        if self._fight is None or self._rs is None:
-            return
-        width = self.size.width or 80
+        if self._fight is None or self._rs is None or not self.size.width:
+            return  # not laid out yet: on_resize builds the rows once the width is known
+        width = self.size.width
         old = self._rows
+        was = self.selected
         new = tracker_rows(self._fight, self._rs, width, self._styles.get(self))
         same_shape = width == self._built_width and len(old) == len(new)
         self._built_width = width
@@ -175,6 +185,9 @@ class Tracker(ScrollView, can_focus=True):
         self.virtual_size = Size(width, len(new))
         self._follow_cursor()
         self.refresh()
+        if self.selected != was:
+            # the first build (once the width is known) picks a combatant: the sheet follows
+            self.post_message(self.Selected(self.selected))
 
     def _repaint(self, index: int) -> None:
         self._strips.pop((index, True), None)
@@ -236,7 +249,7 @@ class Tracker(ScrollView, can_focus=True):
         self._strips.clear()
         if event.size.width != self._built_width:
             self._built_width = -1  # a new width lays every row out again
-            self._rebuild(self.selected)
+            self._rebuild(self.selected or self._pending)
         else:
             self._follow_cursor()
 
@@ -285,7 +298,6 @@ class Lines(Widget, can_focus=True):
     whole screen. With FOLLOW the newest line stays at the bottom (the log) unless the GM scrolls up.
     """
 
-    COMPONENT_CLASSES = ROLE_CLASSES
     FOLLOW = False
     BINDINGS = [
         Binding("up,k", "scroll_by(-1)", "Up", show=False, id="scroll_up"),
@@ -298,7 +310,6 @@ class Lines(Widget, can_focus=True):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.role = RoleStyles()
         self._strips: list[Strip] = []
         self._offset = 0  # top-anchored: first line shown; FOLLOW: lines hidden below the view
         self._final: dict[int, Strip] = {}
@@ -306,12 +317,8 @@ class Lines(Widget, can_focus=True):
         self._styled: dict[int, tuple[Strip, Strip]] = {}
         self._styled_width = -1
 
-    def role_styles(self) -> Styles:
-        return self.role.get(self)
-
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        self.role.clear()
         self._final.clear()
         self._styled.clear()
         self._base = None
@@ -389,8 +396,8 @@ class Lines(Widget, can_focus=True):
         if y == height - 1 and more > 0:
             # the last line says there is more, since there is no scrollbar
             what = "newer" if self.FOLLOW else "more"
-            key = "end" if self.FOLLOW else "down"
-            line = span(f"… {more} {what} line{'s' if more != 1 else ''} ({key})", "dim italic")
+            key = "end" if self.FOLLOW else "↓"
+            line = span(f"… {more} {what} line{'s' if more != 1 else ''} (tab to this pane, {key})", "dim italic")
             strip = strip_of(line, self.app.console)
             strip = strip.crop_extend(0, width, base).apply_style(base)
         elif index < n:
@@ -414,7 +421,7 @@ class LogView(Lines):
     """The log, newest last. Lines wrap to the pane's width; wrapping is cached per event."""
 
     FOLLOW = True
-    DEFAULT_CSS = "LogView { height: 1fr; }\nLogView {" + ROLE_CSS + "}"
+    DEFAULT_CSS = "LogView { height: 1fr; }"
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -432,7 +439,9 @@ class LogView(Lines):
         self._wrapped.clear()
 
     def _layout(self) -> None:
-        width = max(10, self.size.width or 80)
+        if not self.size.width:
+            return  # on_resize lays the lines out once the width is known
+        width = max(10, self.size.width)
         self._width = width
         console = self.app.console
         lines: list[Strip] = []
@@ -460,7 +469,7 @@ class Pane(Lines):
     It is given a function of its width: the sheet lays its stats out in columns that fit.
     """
 
-    DEFAULT_CSS = "Pane { height: 1fr; }\nPane {" + ROLE_CSS + "}"
+    DEFAULT_CSS = "Pane { height: 1fr; }"
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -472,14 +481,22 @@ class Pane(Lines):
         self._layout(keep)
 
     def _layout(self, keep: bool = True) -> None:
-        width = max(10, self.size.width or 80)
+        if not self.size.width:
+            return  # on_resize lays the text out once the width is known
+        width = max(10, self.size.width)
         text = self._build(width)
         if self._shown is not None and self._shown[0] == width and self._shown[1] == text:
             return  # the same text as on screen: nothing to lay out or repaint
         self._shown = (width, text)
         console = self.app.console
-        lines = text.wrap(console, width, overflow="fold")
-        self.set_strips([strip_of(t, console) for t in lines], keep)
+        strips: list[Strip] = []
+        for line in text.split("\n", allow_blank=True):
+            # most sheet lines fit: only the long ones go through rich's (slow) wrapping
+            if line.cell_len <= width:
+                strips.append(strip_of(line, console))
+            else:
+                strips.extend(strip_of(t, console) for t in line.wrap(console, width, overflow="fold"))
+        self.set_strips(strips, keep)
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
@@ -489,6 +506,40 @@ class Pane(Lines):
         super().on_resize(event)
         if self._shown is None or max(10, event.size.width) != self._shown[0]:
             self._layout()
+
+
+class Line(Widget):
+    """One line of text (the header): drawn from a cached strip, so an update costs one line."""
+
+    DEFAULT_CSS = "Line { height: 1; }"
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._text = Text("")
+        self._strip: Strip | None = None
+
+    def show(self, text: Text) -> None:
+        if text == self._text:
+            return
+        self._text = text
+        self._strip = None
+        self.refresh()
+
+    def render(self) -> Text:  # for tests and screenshots of the text alone
+        return self._text
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._strip = None
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        base = self.rich_style
+        if y > 0:
+            return Strip.blank(width, base)
+        if self._strip is None or self._strip.cell_length != width:
+            self._strip = strip_of(self._text, self.app.console).crop_extend(0, width, base).apply_style(base)
+        return self._strip
 
 
 class KeyBar(Widget):

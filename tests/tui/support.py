@@ -76,6 +76,17 @@ async def select(pilot: Pilot, name: str) -> None:
     await pilot.pause()
 
 
+async def pane_text(pilot: Pilot, name: str) -> str:
+    """The text of a pane as laid out on screen; on a small screen, `v` brings it up first."""
+    main = main_screen(pilot)
+    for _ in range(3):
+        if main.query_one(f"#{name}").display:
+            break
+        await pilot.press("v")
+    await pilot.pause()
+    return main.query_one(f"#{name}").plain  # type: ignore[attr-defined]
+
+
 def notifications(pilot: Pilot) -> list[str]:
     return [str(n.message) for n in pilot.app._notifications]
 

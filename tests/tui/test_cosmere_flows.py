@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.tui.support import app_on, demo_session, dialog_error, main_screen, of, select, sync, type_text
+from tests.tui.support import app_on, demo_session, dialog_error, main_screen, of, pane_text, select, sync, type_text
 from tui.dialogs import SpeedDialog
 
 
@@ -75,5 +75,5 @@ async def test_go_now_and_resources(tmp_path: Path) -> None:
         await pilot.press("p", "tab", "right", "enter")
         assert of(s, "Bridge Four Spearman").pool("focus").current == 1
         # the sheet shows the fast/slow choice and the actions left
-        sheet = main_screen(pilot).query_one("#sheet").plain
+        sheet = await pane_text(pilot, "sheet")
         assert "Fast turn" in sheet and "Actions 2 of 2 left" in sheet  # going now, in the fast phases

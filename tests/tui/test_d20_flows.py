@@ -12,6 +12,7 @@ from tests.tui.support import (
     main_screen,
     notifications,
     of,
+    pane_text,
     select,
     sync,
     type_text,
@@ -138,8 +139,7 @@ async def test_condition_from_the_catalog_with_a_duration(tmp_path: Path) -> Non
         assert cond.duration.kind == "turn_end" and cond.duration.count == 2
         assert cond.duration.who == s.state.current  # "whose turn" defaults to the acting combatant
         # the conditions pane shows it with what remains and what it does
-        main = main_screen(pilot)
-        text = main.query_one("#conditions").plain
+        text = await pane_text(pilot, "conditions")
         assert "Prone" in text and "2 more turns" in text and "crawl" in text
 
 
@@ -153,7 +153,7 @@ async def test_custom_condition_and_removing_it(tmp_path: Path) -> None:
         await type_text(pilot, "Hexed")
         await pilot.press("enter")
         assert of(s, "Bandit 2").has("Hexed")
-        assert "Custom condition" in main_screen(pilot).query_one("#conditions").plain
+        assert "Custom condition" in (await pane_text(pilot, "conditions"))
         await pilot.press("x")
         await pilot.press("enter")
         assert not of(s, "Bandit 2").has("Hexed")
@@ -261,7 +261,7 @@ async def test_roll_and_saving_throw_are_in_the_log(tmp_path: Path) -> None:
         await pilot.press("enter")
         events = s.history.nodes[s.history.cursor].events
         assert isinstance(events[0], E.SaveRolled) and events[0].dc == 12
-        log = main_screen(pilot).query_one("#log").plain
+        log = await pane_text(pilot, "log")
         assert "DC 12" in log and "d20 = [" in log
 
 
@@ -278,11 +278,11 @@ async def test_undo_and_redo_say_what_they_did(tmp_path: Path) -> None:
         await pilot.press("ctrl+z")
         assert of(s, "Bandit 2").hp == 11
         assert any(n.startswith("Undid: Bandit 2 takes 7 damage") for n in notifications(pilot))
-        assert "4/11" not in main_screen(pilot).query_one("#sheet").plain
+        assert "4/11" not in (await pane_text(pilot, "sheet"))
         await pilot.press("ctrl+y")
         assert of(s, "Bandit 2").hp == 4
         assert any(n.startswith("Redid: Bandit 2 takes 7 damage") for n in notifications(pilot))
-        assert "4/11" in main_screen(pilot).query_one("#sheet").plain
+        assert "4/11" in (await pane_text(pilot, "sheet"))
 
 
 @sync

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.tui.support import app_on, demo_session, dialog_error, main_screen, of, select, sync, type_text
+from tests.tui.support import app_on, demo_session, dialog_error, main_screen, of, pane_text, select, sync, type_text
 from tui.dialogs import ActivityDialog
 
 
@@ -72,7 +72,7 @@ async def test_ad_hoc_activity_kept_in_the_catalog_and_round_durations(tmp_path:
         cond = of(s, "Mirelle").condition("Slowed")
         assert cond is not None and cond.duration.kind == "phase_end"
         assert (cond.duration.round, cond.duration.phase) == (3, 1)
-        assert "until the end of phase 1, round 3 (18 more phases)" in main_screen(pilot).query_one("#conditions").plain
+        assert "until the end of phase 1, round 3 (18 more phases)" in (await pane_text(pilot, "conditions"))
         # the Grit-first default, or HP first for this hit
         await pilot.press("d")
         await type_text(pilot, "3")

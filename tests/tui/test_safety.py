@@ -7,7 +7,7 @@ from pathlib import Path
 from engine import commands as C
 from engine import new_fight
 from saves.session import Session
-from tests.tui.support import app_on, demo_session, main_screen, notifications, select, sync
+from tests.tui.support import app_on, demo_session, main_screen, notifications, pane_text, select, sync
 from tui.text import clean, literal
 
 MARKUP = "[red]X[/]"
@@ -49,10 +49,10 @@ async def test_names_and_notes_render_literally_everywhere(tmp_path: Path) -> No
         assert any(MARKUP in row for row in tracker_rows)
         assert any("^[[31mEvil^[[0m" in row for row in tracker_rows)
         assert any("[i]Cursed[/i]" in row for row in tracker_rows)
-        sheet = screen.query_one("#sheet").plain
+        sheet = await pane_text(pilot, "sheet")
         assert MARKUP in sheet and "[bold]note[/bold] :smile: ^Gbell" in sheet
-        assert "[i]Cursed[/i]" in screen.query_one("#conditions").plain
-        log = screen.query_one("#log").plain
+        assert "[i]Cursed[/i]" in (await pane_text(pilot, "conditions"))
+        log = await pane_text(pilot, "log")
         assert f"{MARKUP}: [bold]note[/bold] :smile: ^Gbell" in log
         assert "^[[31mEvil^[[0m joins the fight" in log
         assert "[blink]Fight[/]" in screen.query_one("#title").render().plain

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.tui.support import app_on, demo_session, dialog_error, main_screen, of, select, sync
+from tests.tui.support import app_on, demo_session, dialog_error, main_screen, of, pane_text, select, sync
 from tui.main import MainScreen
 
 
@@ -51,5 +51,5 @@ async def test_order_by_hand_and_the_wide_layout(tmp_path: Path) -> None:
         await select(pilot, "Troll")
         await pilot.press("i", "tab", "backspace", "1", "enter")
         assert s.state.order[0] == of(s, "Troll").id
-        log = main.query_one("#log").plain
+        log = await pane_text(pilot, "log")
         assert "Order: Troll" in log
