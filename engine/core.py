@@ -33,7 +33,14 @@ def apply(f: Fight, cmd: C.Command) -> tuple[Fight, tuple[E.Event, ...]]:
     rs = get_ruleset(f.ruleset)
     handler = _handler(rs, type(cmd))
     ev: Events = []
-    out = handler(f, cmd, ev)
+    try:
+        out = handler(f, cmd, ev)
+    except RuleError as err:
+        message = str(err)
+        if not message.isprintable():
+            # a message that quotes what was typed ("Two\nlines") still reads as one line
+            raise RuleError("".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in message)) from None
+        raise
     return out, tuple(ev)
 
 
@@ -335,7 +342,9 @@ def _temp(rs: Ruleset, f: Fight, cmd: C.TempHealth, ev: Events) -> Fight:
     return f
 
 
-def check_duration(f: Fight, d: Duration, rs: Ruleset | None = None) -> None:
+def check_duration(f: Fight, d: Duration, rs: Ruleset | None = None) -> Duration:
+    """Refuse a duration that is already over or never ends; return it with only its meaningful
+    fields (a 'manual' one carrying a count of -1 would otherwise be stored as typed)."""
     if rs is not None and d.kind not in rs.durations:
         # a duration the ruleset never counts down would silently last forever
         raise RuleError(rs.durations_help)
@@ -344,7 +353,10 @@ def check_duration(f: Fight, d: Duration, rs: Ruleset | None = None) -> None:
         f.get(d.who)
         if not 1 <= d.count <= 1000:
             raise RuleError("A duration counts between 1 and 1000 turns.")
-    elif d.kind == "phase_end":
+        return Duration(d.kind, who=d.who, count=d.count)
+    if d.kind == "manual":
+        return Duration()
+    if d.kind == "phase_end":
         if not 1 <= d.phase <= 9:
             raise RuleError("A phase is a number from 1 to 9.")
         if d.round < first or (d.round == f.round and f.phase > d.phase):
@@ -354,12 +366,13 @@ def check_duration(f: Fight, d: Duration, rs: Ruleset | None = None) -> None:
             raise RuleError("That duration would already be over.")
     if d.round > first + 10_000:
         raise RuleError("A duration can last at most 10,000 rounds.")
+    return Duration(d.kind, round=d.round, phase=d.phase if d.kind == "phase_end" else 0)
 
 
 def _add_condition(rs: Ruleset, f: Fight, cmd: C.AddCondition, ev: Events) -> Fight:
     c = f.get(cmd.who)
     name = clean_name(cmd.name, "condition name")
-    check_duration(f, cmd.duration, rs)
+    duration = check_duration(f, cmd.duration, rs)
     if not 1 <= cmd.level <= 20:
         raise RuleError("A condition level is between 1 and 20.")
     if cmd.source:
@@ -372,7 +385,7 @@ def _add_condition(rs: Ruleset, f: Fight, cmd: C.AddCondition, ev: Events) -> Fi
     if not 0 <= cmd.dc <= 100:
         raise RuleError(f"A save DC is between 1 and 100 (or 0 for none), not {cmd.dc}.")
     cond = Condition(
-        canonical, cmd.level, cmd.duration, cmd.source, _text(cmd.note, "note"), cmd.dice, cmd.dc
+        canonical, cmd.level, duration, cmd.source, _text(cmd.note, "note"), cmd.dice, cmd.dc
     )
     kept = tuple(x for x in c.conditions if x.name.lower() != canonical.lower())
     new = replace(c, conditions=kept + (cond,))

@@ -202,22 +202,20 @@ class Fight(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="figh
     activities: tuple[ActivitySpec, ...] | None = None  # nine-phase catalog; None = the defaults
 
     def get(self, cid: str) -> Combatant:
-        for c in self.combatants:
-            if c.id == cid:
-                return c
-        raise RuleError(f"No combatant with id '{cid}' in this fight.")
+        i = positions(self.combatants).get(cid)
+        if i is None:
+            raise RuleError(f"No combatant with id '{cid}' in this fight.")
+        return self.combatants[i]
 
     def find(self, cid: str) -> Combatant | None:
-        for c in self.combatants:
-            if c.id == cid:
-                return c
-        return None
+        i = positions(self.combatants).get(cid)
+        return None if i is None else self.combatants[i]
 
     def index(self, cid: str) -> int:
-        for i, c in enumerate(self.combatants):
-            if c.id == cid:
-                return i
-        raise RuleError(f"No combatant with id '{cid}' in this fight.")
+        i = positions(self.combatants).get(cid)
+        if i is None:
+            raise RuleError(f"No combatant with id '{cid}' in this fight.")
+        return i
 
     def setting(self, key: str, default: str = "") -> str:
         for k, v in self.settings:
@@ -229,10 +227,37 @@ class Fight(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="figh
 def put(fight: Fight, combatant: Combatant) -> Fight:
     """The fight with one combatant replaced (matched by id); every other one is shared."""
     cs = fight.combatants
+    pos = positions(cs)
+    i = pos.get(combatant.id)
+    if i is None:
+        raise RuleError(f"No combatant with id '{combatant.id}' in this fight.")
+    new = (*cs[:i], combatant, *cs[i + 1 :])
+    _remember(new, pos)  # same ids in the same places: the new tuple shares the map
+    return replace(fight, combatants=new)
+
+
+# Where each combatant sits, per combatants tuple. `get` and `put` run several times in every command,
+# and a linear scan over 50 combatants was most of `apply`'s time. A memo, invisible from outside: keyed
+# by the tuple's id and checked by identity (the entry holds the tuple, so the id cannot be reused).
+_POSITIONS: dict[int, tuple[tuple[Combatant, ...], dict[str, int]]] = {}
+
+
+def positions(cs: tuple[Combatant, ...]) -> dict[str, int]:
+    """Combatant id -> index in `cs` (do not modify the returned dict)."""
+    hit = _POSITIONS.get(id(cs))
+    if hit is not None and hit[0] is cs:
+        return hit[1]
+    pos: dict[str, int] = {}
     for i, c in enumerate(cs):
-        if c.id == combatant.id:
-            return replace(fight, combatants=cs[:i] + (combatant,) + cs[i + 1 :])
-    raise RuleError(f"No combatant with id '{combatant.id}' in this fight.")
+        pos.setdefault(c.id, i)  # the first one wins, as a scan would find it
+    _remember(cs, pos)
+    return pos
+
+
+def _remember(cs: tuple[Combatant, ...], pos: dict[str, int]) -> None:
+    if len(_POSITIONS) >= 256:
+        _POSITIONS.clear()  # a bound, not an LRU: clearing is atomic and rebuilding is cheap
+    _POSITIONS[id(cs)] = (cs, pos)
 
 
 def set_pool(pools: tuple[Pool, ...], pool: Pool) -> tuple[Pool, ...]:

@@ -222,15 +222,23 @@ def get_ruleset(rid: str) -> Ruleset:
 
 def expire(f: Fight, cid: str, kind: str, ev: Events) -> Fight:
     """Count down turn_start / turn_end durations that watch `cid`'s turn; end those at zero."""
-    out = []
-    changed = False
-    for c in f.combatants:
-        conds = c.conditions
-        if not conds or not any(x.duration.kind == kind and x.duration.who == cid for x in conds):
-            out.append(c)
-            continue
+    # every turn start and end comes here, over every combatant: find the few that are watching
+    # first, with plain loops, and rebuild only those (this was most of the cost of `next`)
+    cs = f.combatants
+    hits = []
+    for i, c in enumerate(cs):
+        for x in c.conditions:
+            d = x.duration
+            if d.who == cid and d.kind == kind:
+                hits.append(i)
+                break
+    if not hits:
+        return f
+    out = list(cs)
+    for i in hits:
+        c = cs[i]
         keep = []
-        for x in conds:
+        for x in c.conditions:
             d = x.duration
             if d.kind == kind and d.who == cid:
                 if d.count <= 1:
@@ -240,9 +248,8 @@ def expire(f: Fight, cid: str, kind: str, ev: Events) -> Fight:
                     continue
                 x = replace(x, duration=replace(d, count=d.count - 1))
             keep.append(x)
-        out.append(replace(c, conditions=tuple(keep)))
-        changed = True
-    return replace(f, combatants=tuple(out)) if changed else f
+        out[i] = replace(c, conditions=tuple(keep))
+    return replace(f, combatants=tuple(out))
 
 
 def expire_at(f: Fight, ev: Events, phase: int | None) -> Fight:
