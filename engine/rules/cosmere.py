@@ -105,6 +105,13 @@ class Cosmere(Ruleset):
         ev.append(E.PhaseStarted(1, 0, PHASES[0]))
         return f
 
+    def joined(self, f: Fight, c: Combatant, ev: Events) -> Fight:
+        # joining mid-fight is its start of combat: a reaction (it is not Surprised), and its d20
+        # for ties of Speed, as everyone else rolled at the start
+        r, rng = roll("1d20", f.rng)
+        ev.append(E.InitiativeRolled(c.id, c.name, r.total, r, "(d20 for ties of Speed)"))
+        return put(replace(f, rng=rng), replace(c, tiebreak=r.total, economy=Economy(reactions=1)))
+
     def suggested(self, f: Fight, phase: int) -> list[Combatant]:
         """Who may go in `phase`, in the suggested order: higher Speed first, then the d20 roll."""
         out = []

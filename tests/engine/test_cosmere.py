@@ -254,3 +254,13 @@ def test_cosmere_suggested_order_by_speed_then_d20():
     # the suggestion is what `next` follows
     f, _ = play(f, C.NextTurn())
     assert f.current == cid(f, "Kal")
+
+
+def test_cosmere_joining_mid_fight_gets_a_reaction_and_a_d20_for_ties():
+    f, _ = started()
+    f, ev = play(f, C.NextTurn(), C.AddCombatant("Bridgeman", kind="pc", side="party", stats=(("speed", 30),)))
+    late = by_name(f, "Bridgeman")
+    assert late.economy.reactions == 1
+    (roll,) = of(ev, E.InitiativeRolled)
+    assert roll.name == "Bridgeman" and late.tiebreak == roll.value
+    f, _ = play(f, C.UseAction(late.id, "reaction", "Dodge"))
