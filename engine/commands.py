@@ -19,7 +19,9 @@ class Command(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag_fie
     pass
 
 
-class GivenRoll(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="given_roll", forbid_unknown_fields=True):
+class GivenRoll(
+    msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="given_roll", forbid_unknown_fields=True
+):
     """The table's dice for a roll the engine makes on its own while a command runs (a start-of-turn
     condition such as Bleeding): `who` rolls for `what` (the effect's name, as the log shows it).
 
