@@ -370,3 +370,19 @@ def test_every_command_decodes_from_json_lines():
             dec.decode(bad)
     tags = {t.__struct_config__.tag for t in C.COMMAND_TYPES}
     assert len(tags) == len(C.COMMAND_TYPES)  # no two commands share a tag
+
+
+def test_a_refusal_that_quotes_typed_text_stays_on_one_line():
+    f = setup("d20", add("Orc"))
+    message = refused(f, C.Setting("Two\nlines", "app"), "Unknown setting")
+    assert "Two\\nlines" in message
+    refused(f, C.SpendResource("c1", "ga\tmbit"), "no 'ga\\\\tmbit'")
+    refused(f, C.RemoveCombatant("c\r1"), "No combatant")
+
+
+def test_durations_are_stored_with_only_what_they_mean():
+    f = setup("d20", add("Orc"))
+    f, _ = play(f, C.AddCondition("c1", "Prone", duration=Duration("manual", who="c1", count=-1, round=7)))
+    assert f.combatants[0].conditions[0].duration == Duration()
+    f, _ = play(f, C.AddCondition("c1", "Blinded", duration=Duration("turn_end", "c1", 2, round=9, phase=3)))
+    assert f.combatants[0].conditions[1].duration == Duration("turn_end", "c1", 2)

@@ -70,6 +70,7 @@ BOOL = st.booleans()
 SMALL = st.integers(0, 12)
 ANY_INT = st.one_of(st.integers(-3, 40), st.sampled_from((10**7, -(10**7), 2**40)))
 DIE = st.integers(-1, 101)
+NESTED_INT = st.one_of(DIE, DIE, DIE, st.sampled_from((10**9, -(10**9), 2**70)))
 
 
 def pick(draw: Draw, items: tuple | list) -> Any:
@@ -246,7 +247,7 @@ def fuzz_value(draw: Draw, tp: Any, name: str, f: Fight, depth: int = 0) -> Any:
     if tp is bool:
         return draw(BOOL)
     if tp is int:
-        return draw(ANY_INT) if depth == 0 else draw(DIE)
+        return draw(ANY_INT) if depth == 0 else draw(NESTED_INT)
     if tp is str:
         if name in ID_FIELDS:
             return who(draw, f)
