@@ -30,7 +30,7 @@ class Pool(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="pool"
     temp: int = 0
 
 
-class Duration(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="duration"):
+class Duration(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="duration", forbid_unknown_fields=True):
     """When a condition ends.
 
     turn_start / turn_end: after `count` more starts (ends) of combatant `who`'s turn.
@@ -98,7 +98,9 @@ class Channel(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="ch
     at: int = 0  # the phase it resolved or was interrupted in
 
 
-class ActivitySpec(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="activity_spec"):
+class ActivitySpec(
+    msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="activity_spec", forbid_unknown_fields=True
+):
     """Nine-phase: one entry of the fight's activity catalog (see engine/rules/ninephase_catalog.py).
 
     phase: the earliest phase (the locked phase with `lock`); None = any phase. weapon: the earliest
@@ -106,7 +108,7 @@ class ActivitySpec(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, ta
     """
 
     name: str
-    cost: int = 1
+    cost: int | None = None  # None: 1 action for an activity, none for a reaction (the text's default)
     phase: int | None = None
     weapon: bool = False
     lock: bool = False

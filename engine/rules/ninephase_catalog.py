@@ -45,7 +45,8 @@ def find(f: Fight, name: str) -> ActivitySpec | None:
 
 def spec_text(a: ActivitySpec) -> str:
     """A one-line reading of an entry: `3 actions · Master · Phase Lock 3 · Channel`."""
-    parts = [f"{a.cost} action{'s' if a.cost != 1 else ''}"]
+    cost = a.cost if a.cost is not None else (0 if a.reaction else 1)
+    parts = [f"{cost} action{'s' if cost != 1 else ''}"]
     if a.reaction:
         parts.append("Master Reaction" if a.master else "Reaction")
     elif a.master or a.channel or a.uninterruptible:
@@ -73,6 +74,10 @@ def check_spec(a: ActivitySpec) -> ActivitySpec:
         raise RuleError("An activity name is one line of at most 80 characters.")
     if len(a.note) > MAX_NOTE:
         raise RuleError(f"An activity's note can be at most {MAX_NOTE} characters.")
+    if a.cost is None:
+        # unless stated otherwise an activity costs 1 action, and a reaction spends none
+        a = msgspec.structs.replace(a, cost=0 if a.reaction else 1)
+    assert a.cost is not None
     if not 0 <= a.cost <= 3:
         raise RuleError(f"{name}: an activity costs 0 to 3 actions, not {a.cost}.")
     if a.phase is not None and not 1 <= a.phase <= PHASES:
