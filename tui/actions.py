@@ -136,6 +136,22 @@ ACTIONS: tuple[Action, ...] = (
     ),
     Action("help", "question_mark", "help", "Help", "Help", "Keys, the ruleset's summary and its conditions"),
     Action(
+        "export_md",
+        None,
+        "export('md')",
+        "Export",
+        "Export the fight as Markdown",
+        "A readable log of the fight, written next to its save file",
+    ),
+    Action(
+        "export_json",
+        None,
+        "export('json')",
+        "Export",
+        "Export the fight as JSON",
+        "The state and the whole history, for tools, written next to its save file",
+    ),
+    Action(
         "saves",
         None,
         "app.start_screen",

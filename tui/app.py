@@ -227,7 +227,7 @@ class FracasApp(App[None]):
         self.refresh_fight()
         self._schedule_gc()
         if announce and events:
-            self.notify(summary(events), markup=False)
+            self.tell(summary(events))
         return tuple(events)
 
     def try_commit(self, commands: Command | Iterable[Command], *, announce: bool = False) -> bool:
@@ -262,7 +262,15 @@ class FracasApp(App[None]):
             return
         self.save_failed = ""
         verb = "Undid" if back else "Redid"
-        self.notify(f"{verb}: {summary(node.events)}", markup=False)
+        self.tell(f"{verb}: {summary(node.events)}")
+
+    def tell(self, message: str) -> None:
+        """A short message about what just happened; it replaces the previous one, so five quick
+        undos leave one line on screen, not a stack covering the tracker."""
+        for n in list(self._notifications):
+            if n.title == "" and n.severity == "information":
+                self._unnotify(n, refresh=False)
+        self.notify(message, markup=False)
 
     def _save_problem(self, exc: Exception) -> None:
         log.exception("session error")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import events
+from textual import events, work
 from textual.app import ComposeResult
 from textual.containers import Container, Horizontal
 from textual.screen import Screen
@@ -21,7 +21,7 @@ from engine.rules.base import Ruleset
 from engine.state import Combatant, Fight
 from tui.actions import FOOTER_ORDER, bindings
 from tui.panes import conditions_text, header_text, log_line, sheet
-from tui.text import span
+from tui.text import clean, span
 from tui.widgets import KeyBar, Line, LogView, Pane, Tracker
 
 if TYPE_CHECKING:
@@ -120,6 +120,9 @@ class MainScreen(Screen[None]):
     # --- layout -------------------------------------------------------------------------------
     def on_resize(self, event: events.Resize) -> None:
         self._apply_layout(event.size.width)
+        if self._ready and self.fracas.session is not None:
+            # the header shortens the fight's name to its new width, once that width is laid out
+            self.call_after_refresh(lambda: self._render_header(self.fight, self.rules))
 
     def _layout_classes(self, width: int, update: bool = True) -> bool:
         """Set the classes the layout hangs on; False when they were already so. Changing a class
@@ -211,8 +214,9 @@ class MainScreen(Screen[None]):
             saved.show(Text(text))
             saved.set_classes(cls)
         st = self.query_one(Tracker).role_styles()
-        room = max(20, self.app.size.width - 16)
-        self.query_one("#title", Line).show(header_text(f, rs, st, room))
+        title = self.query_one("#title", Line)
+        room = max(20, (title.size.width or self.app.size.width - 16) - 1)
+        title.show(header_text(f, rs, st, room))
 
     def _render_selected(self) -> None:
         f = self.fight
@@ -379,6 +383,39 @@ class MainScreen(Screen[None]):
 
     def action_end_fight(self) -> None:
         self.fracas.try_commit(C.EndFight(), announce=True)
+
+    def action_export(self, kind: str) -> None:
+        self._export(kind)
+
+    @work(thread=True, exclusive=True, group="export")
+    def _export(self, kind: str) -> None:
+        """Write an export next to the save file (or in the saves folder): a long fight's history
+        takes a moment to render, so it is done off the screen's thread."""
+        from saves import default_dir
+        from saves.export import export_json, export_markdown
+
+        session = self.fracas.session
+        if session is None:
+            return
+        try:
+            folder = session.path.parent if session.path is not None else default_dir()
+            stem = session.path.stem if session.path is not None else "fight"
+            suffix = ".md" if kind == "md" else ".json"
+            target = folder / f"{stem}-export{suffix}"
+            n = 1
+            while target.exists():
+                n += 1
+                target = folder / f"{stem}-export-{n}{suffix}"
+            data = export_markdown(session).encode() if kind == "md" else export_json(session)
+            tmp = target.with_name(target.name + ".tmp")
+            tmp.write_bytes(data)
+            tmp.replace(target)
+        except Exception as exc:  # a full disk or a bad folder: one line, the fight untouched
+            self.app.call_from_thread(
+                self.app.notify, f"Export failed: {clean(str(exc))}", severity="error", markup=False
+            )
+            return
+        self.app.call_from_thread(self.app.notify, f"Exported to {clean(str(target))}", markup=False)
 
     def action_help(self) -> None:
         from tui.help import HelpScreen

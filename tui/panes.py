@@ -141,6 +141,16 @@ def sheet_text(f: Fight, rs: Ruleset, c: Combatant | None, st: Styles = PLAIN) -
     if f.started:
         t.append("\n")
         t.append_text(economy_text(f, rs, c, st))
+    for due in getattr(c, "due", ()):
+        # a roll the rules asked for that the table still owes (a concentration save, ...)
+        t.append("\nRoll owed: ", style=st["warn"])
+        t.append_text(literal(due.what))
+        if due.dc:
+            t.append(f", DC {due.dc}")
+        if due.detail:
+            t.append(" (")
+            t.append_text(literal(due.detail))
+            t.append(")")
     used = c.economy.used
     if used:
         t.append("\nUsed: ", style=st["header"])

@@ -181,7 +181,7 @@ def _econ_cosmere(f: Fight, c: Combatant, st: Styles) -> Text:
     if f.current == c.id:
         t = pips(e.actions, 2 if e.speed == "fast" else 3, st)
     elif e.done:
-        t = span("done", st["dim"])
+        t = span("—", st["dim"])  # taken this round (the row's ✓ says so too)
     else:
         t = span("·" * (2 if e.speed == "fast" else 3), st["dim"])
     t.append(" ")
