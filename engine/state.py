@@ -202,6 +202,8 @@ class Fight(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="figh
     next_id: int = 1
     settings: tuple[tuple[str, str], ...] = ()  # fight-level choices (who rolls, defaults)
     activities: tuple[ActivitySpec, ...] | None = None  # nine-phase catalog; None = the defaults
+    # warhammer: the order by SL, Agility and the GM's calls, without this round's Fortune slots
+    standing: tuple[str, ...] = ()
 
     def get(self, cid: str) -> Combatant:
         i = positions(self.combatants).get(cid)

@@ -140,8 +140,11 @@ class Warhammer(Ruleset):
         return self._new_round(replace(f, round=0), ev)
 
     def reorder(self, f: Fight) -> Fight:
-        """By SL, ties to higher Agility, then the GM's earlier order. Keeps the current slot."""
-        prev = {cid: i for i, cid in enumerate(f.order)}
+        """By SL, ties to higher Agility, then the GM's earlier order. Keeps the current slot.
+
+        Ties fall back on `standing`, never on a round's Fortune-bought order, so a slot bought
+        with Fortune cannot carry into later rounds through a tie."""
+        prev = {cid: i for i, cid in enumerate(f.standing or f.order)}
         added = {c.id: i for i, c in enumerate(f.combatants)}
         cs = sorted(
             f.combatants,
@@ -153,7 +156,11 @@ class Warhammer(Ruleset):
         )
         order = tuple(c.id for c in cs)
         phase = order.index(f.current) if f.current in order else f.phase
-        return replace(f, order=order, phase=phase)
+        return replace(f, order=order, phase=phase, standing=order)
+
+    def order_changed(self, f: Fight) -> Fight:
+        # the GM's call on a tie lasts beyond this round, unlike a Fortune slot
+        return replace(super().order_changed(f), standing=f.order)
 
     def joined(self, f: Fight, c: Combatant, ev: Events) -> Fight:
         f = put(f, replace(c, economy=self._round_economy(c, c.economy)))

@@ -1,0 +1,36 @@
+"""A Fortune-bought slot lasts one round, even between combatants tied on SL and Agility."""
+
+from __future__ import annotations
+
+from engine import commands as C
+from engine.core import apply, new_fight
+
+
+def _fight():
+    f = new_fight("warhammer", "ties", 1)
+    for name in ("Ada", "Bea", "Cid"):
+        f, _ = apply(f, C.AddCombatant(name, kind="pc", side="party", stats=(("i", 30), ("ag", 30), ("fortune", 1))))
+    # all three roll 15: SL 2, Agility 30: a three-way tie kept in the order they were added
+    f, _ = apply(f, C.StartFight(initiative=(("c1", (15,)), ("c2", (15,)), ("c3", (15,)))))
+    return f
+
+
+def test_warhammer_fortune_slot_between_exact_ties_lasts_one_round() -> None:
+    f = _fight()
+    assert f.order == ("c1", "c2", "c3")
+    f, _ = apply(f, C.Fortune("c3", 0))
+    assert f.order == ("c3", "c1", "c2")
+    for _ in range(4):  # three turns, then round 2 (which pauses for Fortune: Ada and Bea have some)
+        f, _ = apply(f, C.NextTurn())
+    assert f.round == 2
+    assert f.order == ("c1", "c2", "c3")
+
+
+def test_warhammer_gm_order_on_a_tie_lasts_beyond_the_round() -> None:
+    f = _fight()
+    f, _ = apply(f, C.Reorder("c2", 0))
+    assert f.order == ("c2", "c1", "c3")
+    for _ in range(4):
+        f, _ = apply(f, C.NextTurn())
+    assert f.round == 2
+    assert f.order == ("c2", "c1", "c3")
