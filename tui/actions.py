@@ -173,8 +173,10 @@ def bindings() -> list[Binding]:
     def rank(a: Action) -> int:
         return FOOTER_ORDER.index(a.id) if a.id in FOOTER_ORDER else len(FOOTER_ORDER)
 
+    # priority: a key's action runs as soon as the key is read, before the keys typed after it
+    # (which may be meant for the dialog it opens: see FracasApp.expect_dialog)
     return [
-        Binding(a.keys, a.action, a.label, show=a.show, id=a.id, tooltip=a.help)
+        Binding(a.keys, a.action, a.label, show=a.show, id=a.id, tooltip=a.help, priority=True)
         for a in sorted(ACTIONS, key=rank)
         if a.keys is not None and not a.action.startswith("app.")
     ]

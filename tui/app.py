@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from textual import events
 from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
@@ -37,6 +38,13 @@ def _palette_provider() -> type:
     from tui.palette import FracasCommands
 
     return FracasCommands
+
+
+def _save_error() -> type[Exception]:
+    """saves.SaveError, imported when a save goes wrong rather than at start-up."""
+    from saves.errors import SaveError
+
+    return SaveError
 
 
 def summary(events: Sequence[Event], limit: int = 2) -> str:
@@ -76,6 +84,8 @@ class FracasApp(App[None]):
         self._clash_reported = False
         self._theme_problems: list[str] = []
         self._gc_timer: Timer | None = None
+        self._typeahead: list[events.Key] | None = None
+        self._typeahead_timer: Timer | None = None
         self._initial_theme()
 
     # --- start-up -----------------------------------------------------------------------------
@@ -164,6 +174,34 @@ class FracasApp(App[None]):
         for notice in getattr(session, "notices", ()) or ():
             self.notify(clean(str(notice)), title="Save file", severity="warning", timeout=10, markup=False)
 
+    # --- type-ahead into dialogs --------------------------------------------------------------
+    # A GM types "d", "7", enter without waiting. Opening a dialog takes a frame or two, and keys
+    # that arrive before it is on screen would go to the main screen and be lost: they are held
+    # here and handed to the dialog, in order, once it has focus.
+
+    def expect_dialog(self) -> None:
+        self._typeahead = []
+        if self._typeahead_timer is not None:
+            self._typeahead_timer.stop()
+        # never hold keys for long, whatever happens to the dialog
+        self._typeahead_timer = self.set_timer(1.0, self.release_typeahead)
+
+    async def release_typeahead(self) -> None:
+        keys, self._typeahead = self._typeahead, None
+        if self._typeahead_timer is not None:
+            self._typeahead_timer.stop()
+            self._typeahead_timer = None
+        for event in keys or ():
+            await self.on_event(event)  # as if just typed: to the focused field of the dialog
+
+    async def on_event(self, event: events.Event) -> None:
+        # the main screen's keys are priority bindings, so the key that opens a dialog has run its
+        # action (and called expect_dialog) before the next key is looked at here
+        if isinstance(event, events.Key) and not event.is_forwarded and self._typeahead is not None:
+            self._typeahead.append(event)
+            return
+        await super().on_event(event)
+
     # --- sessions -----------------------------------------------------------------------------
     def open_session(self, session: Session, owned: bool = True) -> None:
         """Play another fight (from the start screen)."""
@@ -219,10 +257,14 @@ class FracasApp(App[None]):
         except RuleError:
             self.refresh_fight()
             raise
-        except Exception as exc:
+        except (OSError, _save_error()) as exc:
             self._save_problem(exc)
-            self.refresh_fight()
+            self.refresh_fight(force=True)  # the state is as it was; the header's flag is not
             raise RuleError(f"Not saved: {exc}") from exc
+        except Exception as exc:  # a bug, not the GM's doing: say so, keep the app and the file
+            log.exception("command failed")
+            self.refresh_fight()
+            raise RuleError(f"Internal error ({type(exc).__name__}); nothing was changed: {exc}") from exc
         self.save_failed = ""
         self.refresh_fight()
         self._schedule_gc()
@@ -252,8 +294,13 @@ class FracasApp(App[None]):
         except RuleError as exc:
             self.notify(clean(str(exc)), severity="warning", markup=False)
             return
-        except Exception as exc:
+        except (OSError, _save_error()) as exc:
             self._save_problem(exc)
+            self.refresh_fight(force=True)
+            return
+        except Exception as exc:  # a bug, not the GM's doing
+            log.exception("undo/redo failed")
+            self.notify(f"Internal error ({type(exc).__name__}): {clean(str(exc))}", severity="error", markup=False)
             return
         self.refresh_fight()
         self._schedule_gc()
@@ -282,13 +329,13 @@ class FracasApp(App[None]):
             raise RuleError("No fight is open.")
         return self.session
 
-    def refresh_fight(self) -> None:
+    def refresh_fight(self, force: bool = False) -> None:
         """Every pane re-renders from the session's state."""
         from tui.main import MainScreen
 
         for screen in self.screen_stack:
             if isinstance(screen, MainScreen):
-                screen.refresh_fight()
+                screen.refresh_fight(force)
 
 
 def make_app(

@@ -236,6 +236,10 @@ class Dialog(ModalScreen[None]):
                 yield Button("Cancel", id="cancel", compact=True)
             yield Static(Text(self.HINT), id="hint")
 
+    def on_screen_resume(self) -> None:
+        # focus is placed by now: keys typed while the dialog was opening come in
+        self.call_after_refresh(self.fracas.release_typeahead)
+
     def value(self, wid: str) -> str:
         return self.query_one(f"#{wid}", Input).value
 

@@ -314,6 +314,7 @@ class MainScreen(Screen[None]):
         from tui import dialogs
 
         cls = getattr(dialogs, name)
+        self.fracas.expect_dialog()
         self.app.push_screen(cls(**kwargs))
 
     def action_next(self) -> None:

@@ -85,3 +85,56 @@ async def test_rule_violations_are_notifications_not_crashes(tmp_path: Path) -> 
         await pilot.pause()
         assert s.state is taken
         assert any("already" in n for n in notifications(pilot))
+
+
+@sync
+async def test_a_failed_save_is_shown_and_the_dialog_stays(tmp_path: Path) -> None:
+    from saves.errors import SaveError
+
+    s = demo_session("d20", start=True)
+    real_apply = s.apply
+    broken = [True]
+
+    def apply(cmd):  # type: ignore[no-untyped-def]
+        if broken[0]:
+            raise SaveError(tmp_path / "fight.fracas", "no space left on device")
+        return real_apply(cmd)
+
+    s.apply = apply  # type: ignore[method-assign]
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        before = s.state
+        await select(pilot, "Bandit 1")
+        await pilot.press("d", "5", "enter")
+        from tests.tui.support import dialog_error
+
+        assert "Not saved" in dialog_error(pilot) and "no space left" in dialog_error(pilot)
+        assert s.state is before
+        await pilot.press("escape")
+        assert "NOT SAVED" in main_screen(pilot).query_one("#saved").render().plain
+        broken[0] = False
+        await pilot.press("d", "5", "enter")
+        assert "NOT SAVED" not in main_screen(pilot).query_one("#saved").render().plain
+        assert s.state is not before
+
+
+@sync
+async def test_keys_typed_while_a_dialog_opens_reach_it(tmp_path: Path) -> None:
+    """d, 7, enter typed in one go (no waiting for the dialog): the damage lands, nothing is lost."""
+    from textual import events
+
+    s = demo_session("d20", start=True)
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        who = main_screen(pilot).selected
+        hp = s.state.get(who).hp
+        for key, char in (("d", "d"), ("7", "7"), ("enter", "\r")):
+            event = events.Key(key, char)
+            event.set_sender(app)
+            app._driver.send_message(event)  # type: ignore[union-attr]
+        for _ in range(50):
+            await pilot.pause(0.02)
+            if s.state.get(who).hp != hp:
+                break
+        assert s.state.get(who).hp == hp - 7
