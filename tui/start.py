@@ -69,15 +69,18 @@ class StartScreen(Screen[None]):
     DEFAULT_CSS = """
     StartScreen { align: center top; }
     StartScreen > VerticalScroll { width: 100; max-width: 100%; height: 1fr; padding: 0 1; }
-    StartScreen .title { text-style: bold; color: $accent; margin-top: 1; }
+    StartScreen .title { text-style: bold; color: $accent; }
     StartScreen .section { text-style: bold; margin-top: 1; color: $text-muted; }
-    StartScreen OptionList { height: auto; max-height: 12; border: round $panel-lighten-2; padding: 0 1; }
-    StartScreen OptionList:focus { border: round $primary; }
-    StartScreen #saves { max-height: 14; }
+    StartScreen OptionList {
+        height: auto; max-height: 7; border: none; padding: 0; background: $boost;
+        text-wrap: nowrap; text-overflow: ellipsis;
+    }
+    StartScreen OptionList:focus { border: none; background-tint: $primary 15%; }
     StartScreen #new-row { height: auto; }
-    StartScreen #new-row Input { width: 1fr; }
-    StartScreen #new-row Button { margin-left: 1; }
-    StartScreen #rules { width: 30; }
+    StartScreen #rules { width: 22; }
+    StartScreen #new-fields { height: auto; width: 1fr; padding-left: 2; }
+    StartScreen #new-fields Input { width: 1fr; }
+    StartScreen #new-fields Button { margin-top: 1; }
     StartScreen LoadingIndicator { height: 1; }
     StartScreen .hint { color: $text-muted; }
     """
@@ -97,14 +100,13 @@ class StartScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
-            yield Static(Text("Fracas: a combat tracker for the table"), classes="title")
-            yield Static(Text("Saved fights, newest first (enter opens one)"), classes="section")
+            yield Static(Text("Fracas · saved fights, newest first (enter opens one)"), classes="title")
             yield LoadingIndicator(id="loading")
             yield OptionList(id="saves")
             yield Static(Text("A new fight: pick the ruleset, name it, press enter"), classes="section")
             with Horizontal(id="new-row"):
                 yield OptionList(*[Option(rs.title, id=rid) for rid, rs in REGISTRY.items()], id="rules")
-                with Vertical():
+                with Vertical(id="new-fields"):
                     yield Input(placeholder="Name of the fight", id="fight-name", compact=True)
                     yield Button("Create", id="create", variant="primary", compact=True)
             yield Static(Text("Demo fights (a fresh copy each time)"), classes="section")
