@@ -174,7 +174,14 @@ def _remove(rs: Ruleset, f: Fight, cmd: C.RemoveCombatant, ev: Events) -> Fight:
     kept = tuple(x for x in f.combatants if x.id != c.id)
     # companions of a removed combatant stay, but no longer share its turn
     kept = tuple(replace(x, owner="") if x.owner == c.id else x for x in kept)
-    f = replace(f, combatants=kept)
+    # durations counted on the leaver's turns could never end: they end now, with a line in the log
+    cleaned = []
+    for x in kept:
+        watching = [k for k in x.conditions if k.duration.who == c.id and k.duration.kind in ("turn_start", "turn_end")]
+        for k in watching:
+            ev.append(E.ConditionEnded(x.id, x.name, k.name, f"{c.name}, whose turns it counted, left the fight"))
+        cleaned.append(replace(x, conditions=tuple(k for k in x.conditions if k not in watching)) if watching else x)
+    f = replace(f, combatants=tuple(cleaned))
     ev.append(E.Removed(c.id, c.name))
     return rs.left(f, c.id, ev)
 
@@ -235,6 +242,8 @@ def _start(rs: Ruleset, f: Fight, cmd: C.StartFight, ev: Events) -> Fight:
 
 def _set_initiative(rs: Ruleset, f: Fight, cmd: C.SetInitiative, ev: Events) -> Fight:
     c = f.get(cmd.who)
+    if not rs.has_initiative:
+        raise RuleError(f"{rs.title} has no initiative number to set.")
     if abs(cmd.value) > 10_000:
         raise RuleError(f"{cmd.value} is not a believable initiative.")
     f = put(f, replace(c, initiative=cmd.value))

@@ -63,6 +63,8 @@ class Ruleset(ABC):
     # the ruleset reads StartFight/NextTurn/StartTurn `rolls` (the table's start-of-turn dice);
     # the generic handlers refuse them for the others
     takes_turn_rolls: ClassVar[bool] = False
+    # whether the ruleset keeps an initiative number that the GM may set by hand
+    has_initiative: ClassVar[bool] = False
 
     def handlers(self) -> dict[type[Command], Handler]:
         return {}

@@ -83,6 +83,7 @@ class D20(Ruleset):
     )
     conditions = CONDITIONS
     damage_order = ("hp",)
+    has_initiative = True
     takes_turn_rolls = True
 
     def handlers(self) -> dict[type[C.Command], Handler]:

@@ -87,6 +87,7 @@ class Warhammer(Ruleset):
     )
     conditions = CONDITIONS
     damage_order = ("wounds",)
+    has_initiative = True
     health_label = "Wounds"
 
     def health(self, stats: tuple[tuple[str, int], ...]) -> tuple[Pool, ...]:

@@ -34,3 +34,25 @@ def test_warhammer_gm_order_on_a_tie_lasts_beyond_the_round() -> None:
         f, _ = apply(f, C.NextTurn())
     assert f.round == 2
     assert f.order == ("c2", "c1", "c3")
+
+
+def test_conditions_timed_on_a_removed_combatants_turns_end_when_it_leaves() -> None:
+    from engine.state import Duration
+
+    f = _fight()
+    f, _ = apply(f, C.AddCondition("c1", "Rattled", Duration("turn_end", "c3", 2)))
+    f, ev = apply(f, C.RemoveCombatant("c3"))
+    assert not f.get("c1").conditions
+    assert any("left the fight" in getattr(e, "reason", "") for e in ev)
+
+
+def test_initiative_cannot_be_set_in_rulesets_without_one() -> None:
+    import pytest
+
+    from engine import RuleError
+
+    for rules in ("cosmere", "ninephase"):
+        f = new_fight(rules, "x", 1)
+        f, _ = apply(f, C.AddCombatant("Ann"))
+        with pytest.raises(RuleError, match="no initiative"):
+            apply(f, C.SetInitiative("c1", 12))
