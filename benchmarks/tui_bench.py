@@ -5,6 +5,7 @@ tui.startup_ratio   whole process, launch to first painted screen of a demo figh
                     a 20-row DataTable. Both run as subprocesses on a real pseudo-terminal, interleaved;
                     the paint is when text of the first screen reaches the terminal. Each then exits
                     (tui.startup_to_exit_ratio compares launch-to-exit, shutdown included). Medians.
+                    tui.startup_memory_demo_ratio: the same demo in memory, no save file written.
 tui.keypress_ms     95th percentile, over next-turn and apply-damage key presses in a fight of 100
                     combatants, from the key event entering the app to the end of the repaint that
                     shows its result (Textual's own frame timer included, terminal output built).
@@ -67,6 +68,27 @@ from tui.cli import main
 sys.exit(main(["demo", "d20", "--dir", {folder!r}]))
 """
 
+# the same demo fight in a memory session, no save file: what the app itself costs at start-up
+MEMORY_CHILD = """
+import sys
+sys.path.insert(0, {root!r})
+from tui.app import make_app
+from tui.main import MainScreen
+
+_mount = MainScreen.on_mount
+def on_mount(self):
+    _mount(self)
+    self.app.call_after_refresh(self.app.exit)
+MainScreen.on_mount = on_mount
+from saves.demo import demo_history
+from saves.session import Session
+h = demo_history("d20", 11)
+s = Session.memory(h.nodes[0].state)
+for node in h.nodes[1:]:
+    s.apply(node.command)
+make_app(s).run()
+"""
+
 
 def _run_on_pty(code: str, env: dict[str, str], sentinel: bytes) -> tuple[float, float]:
     """Seconds from launch until `sentinel` (text of the first screen) reaches the terminal, and
@@ -113,18 +135,23 @@ def startup_ratio() -> dict[str, float]:
         env = dict(os.environ, FRACAS_CONFIG_DIR=str(Path(tmp) / "config"), TERM="xterm-256color")
         env.pop("TEXTUAL", None)
         fracas_code = FRACAS_CHILD.format(root=str(ROOT), folder=str(Path(tmp) / "saves"))
+        memory_code = MEMORY_CHILD.format(root=str(ROOT))
         bare: list[tuple[float, float]] = []
         ours: list[tuple[float, float]] = []
+        memory: list[tuple[float, float]] = []
         _run_on_pty(BARE_CHILD, env, BARE_SENTINEL)  # warm the file cache for both before timing
         _run_on_pty(fracas_code, env, FRACAS_SENTINEL)
         for _ in range(RUNS):
             bare.append(_run_on_pty(BARE_CHILD, env, BARE_SENTINEL))
             ours.append(_run_on_pty(fracas_code, env, FRACAS_SENTINEL))
+            memory.append(_run_on_pty(memory_code, env, FRACAS_SENTINEL))
     paint_b = statistics.median(x[0] for x in bare)
     paint_o = statistics.median(x[0] for x in ours)
     exit_b = statistics.median(x[1] for x in bare)
     exit_o = statistics.median(x[1] for x in ours)
+    paint_m = statistics.median(x[0] for x in memory)
     return {
+        "memory_ratio": paint_m / paint_b,
         "ratio": paint_o / paint_b,
         "ours_ms": paint_o * 1000,
         "bare_ms": paint_b * 1000,
@@ -163,6 +190,7 @@ async def _keypress(samples: int) -> tuple[list[float], list[float]]:
 
             app._display = spy  # type: ignore[method-assign]
             await pilot.pause()
+            await asyncio.sleep(1.0)  # as a GM would: the app settles (and tidies its memory) first
 
             async def timed(key: str, char: str | None) -> float:
                 await asyncio.sleep(0.05)  # let the previous frame settle
@@ -202,6 +230,7 @@ def run() -> list[tuple[str, float, str]]:
         ("tui.startup_fracas_ms", start["ours_ms"], "ms"),
         ("tui.startup_bare_ms", start["bare_ms"], "ms"),
         ("tui.startup_to_exit_ratio", start["exit_ratio"], "x"),
+        ("tui.startup_memory_demo_ratio", start["memory_ratio"], "x"),
         ("tui.keypress_ms", _p95(nxt + dmg), "ms"),
         ("tui.keypress_next_p95_ms", _p95(nxt), "ms"),
         ("tui.keypress_damage_p95_ms", _p95(dmg), "ms"),

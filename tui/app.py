@@ -125,7 +125,7 @@ class FracasApp(App[None]):
         self.set_keymap(self.settings.keys)
         # pushed over the default screen, so that it can later be switched for another fight
         self.push_screen(self._first_screen())
-        self.call_after_refresh(self._settle)
+        self.set_timer(0.5, self._settle)  # after the first screen is painted
         for problem in self.settings.problems + self._theme_problems:
             self.notify(clean(problem), title="Settings", severity="warning", timeout=10, markup=False)
         if self.session is not None:
@@ -213,7 +213,7 @@ class FracasApp(App[None]):
             self._owned.append(session)
         self.switch_screen(MainScreen())
         self._show_notices(session)
-        self.call_after_refresh(self._settle)
+        self._schedule_gc()
 
     def action_start_screen(self) -> None:
         from tui.start import StartScreen
