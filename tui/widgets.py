@@ -606,8 +606,8 @@ class KeyBar(Widget):
         self._spots = spots
         return t
 
-    async def on_click(self, event: events.Click) -> None:
+    def on_click(self, event: events.Click) -> None:
         for start, end, key in self._spots:
             if start <= event.x < end:
-                await self.app.simulate_key(key)
+                self.app.simulate_key(key)
                 return

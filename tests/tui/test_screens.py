@@ -156,3 +156,26 @@ async def test_start_screen_demo_and_a_locked_file(tmp_path: Path) -> None:
             assert app.session.path.name.startswith("demo-") and len(app.session.state.combatants) >= 4
     finally:
         held.close()
+
+
+@sync
+async def test_the_mouse_works_too(tmp_path: Path) -> None:
+    s = demo_session("d20", start=True)
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        main = main_screen(pilot)
+        tracker = main.query_one("#tracker")
+        row = next(i for i, r in enumerate(tracker._rows) if r.cid == of(s, "Bandit 3").id)
+        await pilot.click("#tracker", offset=(10, row + 1))  # + the border line above the rows
+        await pilot.pause()
+        assert main.selected == of(s, "Bandit 3").id
+        # a key in the footer is a button
+        bar = main.query_one("KeyBar")
+        start, _, _ = next(spot for spot in bar._spots if spot[2] == "d")
+        await pilot.click("KeyBar", offset=(start + 1, 0))
+        await pilot.pause()
+        assert isinstance(app.screen, HealthDialog)
+        await type_text(pilot, "2")
+        await pilot.click("#ok")
+        await pilot.pause()
+        assert of(s, "Bandit 3").hp == 9
