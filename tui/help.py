@@ -46,8 +46,9 @@ class HelpScreen(ModalScreen[None]):
             keys = keymap.get(a.id, a.keys)
             shown = _key_names(keys) if keys else "palette"
             t.append(f"  {shown:<14}", style="bold")
-            t.append(f"{a.title}: {a.help}   ")
-            t.append(f"[id {a.id}]\n", style="dim")
+            t.append(f"{a.title}: {a.help}")
+            # only what has a key can be given another one in the settings file
+            t.append(f"   [id {a.id}]\n" if keys else "\n", style="dim")
         t.append("  up/down, j/k  ", style="bold")
         t.append("select a combatant (the mouse works too)\n")
         t.append("  tab           ", style="bold")
