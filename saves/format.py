@@ -11,14 +11,10 @@ engine grows fields: a codec built at import time would miss them and write reco
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import struct
-import tomllib
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from importlib import metadata
-from pathlib import Path
 from typing import Any, Union
 
 import msgspec
@@ -158,18 +154,10 @@ def new_header(root: Fight) -> Header:
     return Header(format=FORMAT, app=app_version(), ruleset=root.ruleset, created=now, root=root)
 
 
-@functools.cache
 def app_version() -> str:
-    try:
-        return metadata.version("fracas")
-    except metadata.PackageNotFoundError:
-        pass
-    # running from a source tree that is not pip-installed
-    pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
-    try:
-        return str(tomllib.loads(pyproject.read_text("utf-8"))["project"]["version"])
-    except (OSError, KeyError, TypeError, tomllib.TOMLDecodeError):
-        return "unknown"
+    from engine.version import __version__
+
+    return __version__
 
 
 # --- upgrades ---------------------------------------------------------------------------------

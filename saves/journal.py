@@ -15,7 +15,6 @@ import datetime as dt
 import errno
 import gc
 import os
-import secrets
 import stat
 import sys
 import zlib
@@ -424,7 +423,7 @@ def open_locked(path: Path) -> int:
 
 
 def _temp_name(target: Path) -> Path:
-    return target.with_name(f".{target.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
+    return target.with_name(f".{target.name}.tmp-{os.getpid()}-{os.urandom(4).hex()}")
 
 
 def atomic_write(target: Path, chunks: Iterable[bytes], *, overwrite: bool, keep_locked: bool) -> int | None:

@@ -7,8 +7,6 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-import platformdirs
-
 from saves import format as fmt
 from saves.errors import SaveError
 from saves.session import Session
@@ -20,7 +18,12 @@ def default_dir() -> Path:
     """The folder saves go to: `FRACAS_DATA_DIR` if set, else the platform's user data folder for
     Fracas (e.g. ~/.local/share/fracas). Created when it does not exist yet."""
     override = os.environ.get(ENV_DIR, "").strip()
-    folder = Path(override).expanduser() if override else platformdirs.user_data_path("fracas", appauthor=False)
+    if override:
+        folder = Path(override).expanduser()
+    else:
+        import platformdirs  # only when the default folder is needed: it costs start-up time
+
+        folder = platformdirs.user_data_path("fracas", appauthor=False)
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

@@ -13,6 +13,7 @@ start fast and work without a terminal.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -144,28 +145,22 @@ def _fresh_path(directory: Path | None, stem: str) -> Path:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    import secrets
-
-    from saves.demo import demo_commands, demo_history
+    from saves.demo import demo_history
     from saves.session import Session
 
-    seed = args.seed if args.seed is not None else secrets.randbits(31)
-    demo_commands(args.rules)  # a clear message for an unknown ruleset before anything is written
-    history = demo_history(args.rules, seed)
-    session = Session.create(_fresh_path(args.dir, f"demo-{args.rules}"), history.nodes[0].state)
-    for node in history.nodes[1:]:
-        assert node.command is not None
-        session.apply(node.command)
+    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4)) >> 1
+    # the copy starts from the demo's set-up (one durable write): undo goes back to the fight as it
+    # was set up, which is what a fresh copy of a demo means
+    fight = demo_history(args.rules, seed).state
+    session = Session.create(_fresh_path(args.dir, f"demo-{args.rules}"), fight)
     return _run_app(session)
 
 
 def _new(args: argparse.Namespace) -> int:
-    import secrets
-
     from engine import new_fight
     from saves.session import Session
 
-    fight = new_fight(args.rules, args.name, secrets.randbits(31))
+    fight = new_fight(args.rules, args.name, int.from_bytes(os.urandom(4)) >> 1)
     session = Session.create(_fresh_path(args.dir, args.name), fight)
     return _run_app(session)
 

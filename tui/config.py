@@ -11,7 +11,6 @@ one line and left untouched: the app then runs on defaults and does not overwrit
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -57,6 +56,8 @@ def load(path: Path | None = None, known_ids: frozenset[str] = frozenset()) -> C
         cfg.problems.append(f"{path} is larger than {MAX_BYTES // 1024} KiB; using the defaults.")
         return cfg
     try:
+        import tomllib  # only when there is a settings file to read
+
         data = tomllib.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         cfg.writable = False

@@ -7,7 +7,7 @@ never freezes the screen. A fight locked by another running Fracas opens read-on
 from __future__ import annotations
 
 import datetime as dt
-import secrets
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -235,7 +235,7 @@ class StartScreen(Screen[None]):
         from saves.session import Session
 
         try:
-            seed = secrets.randbits(31)
+            seed = int.from_bytes(os.urandom(4)) >> 1
             if demo:
                 from saves.demo import demo_history
 
