@@ -32,7 +32,6 @@ bench: $(STAMP_TEST)
 
 lint: $(STAMP_TEST)
 	$(BIN)/ruff check .
-	$(BIN)/ruff format --check engine saves tui themes tests benchmarks || true
 
 clean:
 	rm -rf $(VENV)
