@@ -31,6 +31,22 @@ ACTIONS: tuple[Action, ...] = (
     Action("damage", "d", "damage", "Damage", "Damage", "Damage the selected combatant: a number or dice, with a type"),
     Action("heal", "h", "heal", "Heal", "Heal", "Heal the selected combatant"),
     Action(
+        "attack",
+        "k",
+        "attack",
+        "Attack",
+        "Attack",
+        "The acting (or selected) combatant attacks: the chance to hit shown before the roll (d20, Cosmere, Warhammer)",
+    ),
+    Action(
+        "owed",
+        None,
+        "owed",
+        "Owed",
+        "Settle an owed roll",
+        "A save the rules made due (concentration, Confused): roll it, enter it or waive it",
+    ),
+    Action(
         "temp", "t", "temp", "Temp", "Temporary health", "Give temporary health (the higher value is kept)", show=False
     ),
     Action(

@@ -26,6 +26,7 @@ from tui.widgets import KeyBar, Line, LogView, Pane, Tracker
 
 if TYPE_CHECKING:
     from tui.app import FracasApp
+    from tui.attack import OwedPrompter
 
 NARROW = 120
 DETAILS = ("sheet", "conditions", "log")
@@ -39,6 +40,8 @@ RULESET_ONLY = {
     "activity": {"ninephase"},
     "use": {"d20", "cosmere", "warhammer"},
     "initiative": {"d20", "warhammer"},
+    "attack": {"d20", "cosmere", "warhammer"},
+    "owed": {"d20"},
 }
 NEEDS_SELECTION = {
     "damage",
@@ -57,6 +60,7 @@ NEEDS_SELECTION = {
     "resource",
 }
 CHANGES = NEEDS_SELECTION | {"start", "next", "add", "roll", "note", "end_fight", "undo", "redo"}
+CHANGES |= {"attack", "owed"}
 
 
 class MainScreen(Screen[None]):
@@ -73,6 +77,7 @@ class MainScreen(Screen[None]):
         self._bindings_key: tuple[object, ...] = ()
         self._log_cache: dict[int, tuple[object, list[tuple[object, Text]]]] = {}
         self._sheet_of = ""
+        self._owed_prompter: OwedPrompter | None = None
 
     @property
     def selected(self) -> str:
@@ -187,6 +192,7 @@ class MainScreen(Screen[None]):
         self._render_selected()
         self._render_log()
         self._refresh_bindings()
+        self.call_after_refresh(self._check_owed)
 
     def _refresh_bindings(self) -> None:
         """Footer and palette follow what applies now; Textual rebuilds the footer on every refresh,
@@ -294,6 +300,10 @@ class MainScreen(Screen[None]):
             return not f.started and bool(f.combatants)
         if action in ("next", "use", "activity", "end_fight"):
             return live
+        if action == "attack":
+            return live and bool(f.current or c is not None)
+        if action == "owed":
+            return any(x.due for x in f.combatants)
         if action in ("speed", "take_turn"):
             return live and c is not None and not c.economy.done and f.current != c.id
         if action == "fortune":
@@ -319,6 +329,34 @@ class MainScreen(Screen[None]):
 
     def action_next(self) -> None:
         self.fracas.try_commit(C.NextTurn())
+
+    def action_attack(self) -> None:
+        from tui.attack import DIALOGS, attacker_of
+
+        who = attacker_of(self.fight, self.selected)
+        if who and self.fight.ruleset in DIALOGS:
+            self.fracas.expect_dialog()
+            self.app.push_screen(DIALOGS[self.fight.ruleset](who))
+
+    def action_owed(self) -> None:
+        self._check_owed(force=True)
+
+    def on_screen_resume(self) -> None:
+        self.call_after_refresh(self._check_owed)  # a roll owed while a dialog was up
+
+    def _check_owed(self, force: bool = False) -> None:
+        """Prompt for a save the rules made due (concentration, Confused); the module is loaded
+        only once one is owed, so start-up does not pay for the dialogs."""
+        session = self.fracas.session
+        if session is None or session.readonly or not self.is_attached:
+            return
+        if not force and self._owed_prompter is None and not any(c.due for c in self.fight.combatants):
+            return
+        if self._owed_prompter is None:
+            from tui.attack import OwedPrompter
+
+            self._owed_prompter = OwedPrompter()
+        self._owed_prompter.check(self, force)
 
     def action_undo(self) -> None:
         self.fracas.undo()

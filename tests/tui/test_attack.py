@@ -1,0 +1,353 @@
+"""The attack dialogs (key k) of d20, Cosmere and Warhammer, and the owed-roll prompt, driven by keys;
+every assertion is on the engine state the dialog produced. One attack is one command: one ctrl+z
+takes all of it back."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine import commands as C
+from tests.tui.support import app_on, cid, demo_session, dialog_error, of, sync
+from tui.attack import (
+    CosmereAttackDialog,
+    CosmereOutcomeDialog,
+    D20AttackDialog,
+    OwedRollDialog,
+    WarhammerAttackDialog,
+    WarhammerOutcomeDialog,
+)
+from tui.main import MainScreen
+
+
+def odds_text(app) -> str:  # type: ignore[no-untyped-def]
+    return str(app.screen.query_one("#odds").render())
+
+
+async def fill(pilot, wid: str, text: str) -> None:  # type: ignore[no-untyped-def]
+    inp = pilot.app.screen.query_one(f"#{wid}")
+    inp.value = text
+    await pilot.pause()
+
+
+# --- d20 -------------------------------------------------------------------------------------------
+
+
+@sync
+async def test_d20_attack_shows_the_chance_then_hits_and_undo_takes_it_all_back(tmp_path: Path) -> None:
+    s = demo_session("d20", start=True)
+    app = app_on(s, tmp_path)
+    bandit = cid(s, "Bandit 1")  # AC 12
+    async with app.run_test(size=(80, 24)) as pilot:
+        before = s.state
+        await pilot.press("k")
+        assert isinstance(app.screen, D20AttackDialog)
+        app.screen.query_one("#target").value = bandit
+        await fill(pilot, "bonus", "5")
+        # d20 + 5 against AC 12: 7 or more, 14 faces of 20; a natural 20 is the critical
+        assert "Hit 70%" in odds_text(app) and "critical 5%" in odds_text(app)
+        app.screen.query_one("#high_ground").value = True
+        await pilot.pause()
+        # advantage: 1 - (6/20)^2 = 91%, crit 1 - (19/20)^2 = 9.75%
+        assert "Hit 91%" in odds_text(app) and "critical 9.75%" in odds_text(app)
+        assert "high ground" in odds_text(app)
+        app.screen.query_one("#cover").value = "half"
+        await pilot.pause()
+        assert "vs AC 14" in odds_text(app)
+        await fill(pilot, "damage", "1d8")
+        await fill(pilot, "mod", "3")
+        await fill(pilot, "type", "slashing")
+        await fill(pilot, "given", "15 4")
+        await fill(pilot, "damage_given", "6")
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, MainScreen), dialog_error(pilot)
+        b = of(s, "Bandit 1")
+        assert b.health[0].current == 11 - 9
+        assert of(s, "Brannoc").economy.actions == 0  # the Attack action is spent
+        await pilot.press("ctrl+z")
+        assert s.state == before
+
+
+@sync
+async def test_d20_refused_attack_stays_in_the_dialog(tmp_path: Path) -> None:
+    s = demo_session("d20", start=True)
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("k")
+        app.screen.query_one("#target").value = cid(s, "Bandit 1")
+        app.screen.query_one("#kind").value = "ranged"
+        app.screen.query_one("#flanking").value = True
+        await pilot.pause()
+        assert "melee attacks only" in odds_text(app)
+        before = s.state
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, D20AttackDialog)
+        assert "melee attacks only" in dialog_error(pilot)
+        assert s.state == before
+
+
+@sync
+async def test_d20_concentration_save_is_prompted_for_a_bleeding_caster(tmp_path: Path) -> None:
+    s = demo_session("d20", start=True)
+    ysolde = cid(s, "Ysolde")
+    s.apply(C.AddCondition(ysolde, "Concentrating"))
+    s.apply(C.AddCondition(ysolde, "Bleeding"))
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("k")
+        app.screen.query_one("#target").value = ysolde
+        await fill(pilot, "bonus", "4")
+        await fill(pilot, "damage", "2d6")
+        await fill(pilot, "given", "18")
+        await fill(pilot, "damage_given", "6 6")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await pilot.pause()
+        y = of(s, "Ysolde")
+        assert y.health[0].current == 22 - 12
+        assert [d.what for d in y.due] == ["concentration"]
+        # the save is asked for at once
+        assert isinstance(app.screen, OwedRollDialog), app.screen
+        assert "DC 10" in str(app.screen.query_one("#heading").render())
+        await fill(pilot, "given", "5")  # 5 + 2 = 7 < 10: concentration ends
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, MainScreen), dialog_error(pilot)
+        y = of(s, "Ysolde")
+        assert not y.due and not y.has("Concentrating") and y.has("Bleeding")
+        await pilot.press("ctrl+z")  # the save back: owed again, and asked again
+        await pilot.pause()
+        await pilot.pause()
+        assert of(s, "Ysolde").has("Concentrating") and of(s, "Ysolde").due
+        assert isinstance(app.screen, OwedRollDialog)
+        app.screen.query_one("#how").value = "waive"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        y = of(s, "Ysolde")
+        assert not y.due and y.has("Concentrating")
+
+
+@sync
+async def test_d20_escape_leaves_the_save_owed_and_the_palette_action_brings_it_back(tmp_path: Path) -> None:
+    s = demo_session("d20", start=True)
+    ysolde = cid(s, "Ysolde")
+    s.apply(C.AddCondition(ysolde, "Concentrating"))
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.commit(C.Damage(ysolde, 30 - 8))
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, OwedRollDialog)
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, MainScreen)  # not asked again at once
+        assert of(s, "Ysolde").due
+        await app.screen.run_action("owed")
+        await pilot.pause()
+        assert isinstance(app.screen, OwedRollDialog)
+        await fill(pilot, "total", "19")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert not of(s, "Ysolde").due and of(s, "Ysolde").has("Concentrating")
+
+
+# --- Cosmere ---------------------------------------------------------------------------------------
+
+
+async def cosmere_turn(pilot, s, name: str) -> None:  # type: ignore[no-untyped-def]
+    s_id = cid(s, name)
+    pilot.app.commit(C.StartTurn(s_id))
+    await pilot.pause()
+
+
+@sync
+async def test_cosmere_graze_and_critical_in_one_command(tmp_path: Path) -> None:
+    s = demo_session("cosmere", start=True)
+    app = app_on(s, tmp_path)
+    w1, w2 = cid(s, "Parshendi Warrior 1"), cid(s, "Parshendi Warrior 2")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await cosmere_turn(pilot, s, "Kaladin")
+        before = s.state
+        await pilot.press("k")
+        assert isinstance(app.screen, CosmereAttackDialog)
+        app.screen.query_one(f"#t-{w1}").value = True
+        await fill(pilot, "modifier", "4")
+        # d20 + 4 against Physical 14: 10 or more, 11 faces
+        assert "hit 55%" in odds_text(app)
+        app.screen.query_one(f"#t-{w2}").value = True
+        app.screen.query_one(f"#u-{w2}").value = True  # cannot sense it: disadvantage, no graze
+        await pilot.pause()
+        assert "no graze" in odds_text(app) and "30.25%" in odds_text(app)
+        app.screen.query_one(f"#u-{w2}").value = False
+        await fill(pilot, "damage", "1d8")
+        await fill(pilot, "given", "10")  # 14: hits both (Physical 14)
+        await fill(pilot, "damage_given", "3")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, CosmereOutcomeDialog), dialog_error(pilot)
+        assert s.state == before  # nothing committed yet
+        app.screen.query_one("#critical").value = True
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, MainScreen), dialog_error(pilot)
+        # a critical: the d8 at its maximum (8) + 4 against each target
+        assert of(s, "Parshendi Warrior 1").health[0].current == 18 - 12
+        assert of(s, "Parshendi Warrior 2").health[0].current == 18 - 12
+        await pilot.press("ctrl+z")
+        assert s.state == before
+        # now a miss on one, grazed for 1 focus
+        await pilot.press("k")
+        app.screen.query_one(f"#t-{w1}").value = True
+        await fill(pilot, "modifier", "4")
+        await fill(pilot, "damage", "1d8")
+        await fill(pilot, "given", "3")
+        await fill(pilot, "damage_given", "5")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, CosmereOutcomeDialog)
+        assert not app.screen.query("#critical")  # nothing hit: no critical to choose
+        app.screen.query_one(f"#g-{w1}").value = True
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, MainScreen), dialog_error(pilot)
+        assert of(s, "Parshendi Warrior 1").health[0].current == 18 - 5
+        assert of(s, "Kaladin").pool("focus").current == 3
+        await pilot.press("ctrl+z")
+        assert s.state == before
+
+
+@sync
+async def test_cosmere_reactive_strike_spends_reaction_and_focus(tmp_path: Path) -> None:
+    s = demo_session("cosmere", start=True)
+    app = app_on(s, tmp_path)
+    w1 = cid(s, "Parshendi Warrior 1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await cosmere_turn(pilot, s, "Parshendi Warrior 1")
+        before = s.state
+        # Kaladin strikes back out of turn: select him (the acting one is the warrior)
+        main = app.screen
+        assert isinstance(main, MainScreen)
+        app.push_screen(CosmereAttackDialog(cid(s, "Kaladin")))
+        await pilot.pause()
+        app.screen.query_one(f"#t-{w1}").value = True
+        app.screen.query_one("#use").value = "reaction"
+        await fill(pilot, "modifier", "4")
+        await fill(pilot, "damage", "1d6")
+        await fill(pilot, "given", "15")
+        await fill(pilot, "damage_given", "2")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, CosmereOutcomeDialog), dialog_error(pilot)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, MainScreen), dialog_error(pilot)
+        k = of(s, "Kaladin")
+        assert k.pool("focus").current == 3 and k.economy.reactions == 0
+        assert of(s, "Parshendi Warrior 1").health[0].current == 18 - 6
+        await pilot.press("ctrl+z")
+        assert s.state == before
+
+
+# --- Warhammer -------------------------------------------------------------------------------------
+
+
+async def wh_turn(pilot, s, name: str) -> None:  # type: ignore[no-untyped-def]
+    """Move on through the order to `name`'s turn."""
+    for _ in range(len(s.state.combatants) + 1):
+        if s.state.current == cid(s, name):
+            break
+        pilot.app.commit(C.NextTurn())
+    assert s.state.current == cid(s, name)
+    await pilot.pause()
+
+
+@sync
+async def test_warhammer_parried_hit(tmp_path: Path) -> None:
+    s = demo_session("warhammer", start=True)
+    app = app_on(s, tmp_path)
+    troll = cid(s, "Troll")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wh_turn(pilot, s, "Ulfberth")
+        before = s.state
+        await pilot.press("k")
+        assert isinstance(app.screen, WarhammerAttackDialog)
+        app.screen.query_one("#target").value = troll
+        await pilot.pause()
+        assert "Hit 48%" in odds_text(app)  # WS 48
+        app.screen.query_one("#defence").value = "parry"
+        await pilot.pause()
+        assert "lands through the parry" in odds_text(app)
+        await fill(pilot, "given_attack", "34")  # hit, SL 1
+        await fill(pilot, "given_defence", "12")  # Troll WS 40: SL 2, wins
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, WarhammerOutcomeDialog), dialog_error(pilot)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, MainScreen), dialog_error(pilot)
+        t = of(s, "Troll")
+        assert t.health[0].current == 30  # parried
+        assert t.economy != before.get(troll).economy  # the reaction is spent
+        await pilot.press("ctrl+z")
+        assert s.state == before
+
+
+@sync
+async def test_warhammer_critical_at_zero_wounds_with_deflection(tmp_path: Path) -> None:
+    s = demo_session("warhammer", start=True)
+    app = app_on(s, tmp_path)
+    ulf = cid(s, "Ulfberth")
+    # Ulfberth (Resilience: may deflect) at 1 Wound, with body armour
+    s.apply(C.EditCombatant(ulf, stats=(("ap_body", 3),)))
+    s.apply(C.Damage(ulf, 13))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wh_turn(pilot, s, "Troll")
+        before = s.state
+        await pilot.press("k")
+        app.screen.query_one("#target").value = ulf
+        await fill(pilot, "damage", "6")
+        await fill(pilot, "given_attack", "13")  # a hit, reversed 31: the body
+        await fill(pilot, "given_damage", "9")
+        await fill(pilot, "given_critical", "50")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        dlg = app.screen
+        assert isinstance(dlg, WarhammerOutcomeDialog), dialog_error(pilot)
+        assert dlg.report.critical_total is not None
+        dlg.query_one("#deflect").value = True
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, MainScreen), dialog_error(pilot)
+        u = of(s, "Ulfberth")
+        assert u.health[0].current == 0
+        assert u.stat("ap_body") < 3  # the armour took the deflection
+        await pilot.press("ctrl+z")
+        assert s.state == before
+
+
+@sync
+async def test_warhammer_minion_on_sudden_death(tmp_path: Path) -> None:
+    s = demo_session("warhammer", start=True)
+    app = app_on(s, tmp_path)
+    gob = cid(s, "Goblin 1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wh_turn(pilot, s, "Ulfberth")
+        before = s.state
+        await pilot.press("k")
+        app.screen.query_one("#target").value = gob
+        await fill(pilot, "damage", "8")
+        await fill(pilot, "given_attack", "21")  # hit, reversed 12: the head
+        await fill(pilot, "given_damage", "10")
+        await fill(pilot, "given_critical", "90")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        dlg = app.screen
+        assert isinstance(dlg, WarhammerOutcomeDialog), dialog_error(pilot)
+        assert dlg.query_one("#sudden").value is True
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, MainScreen), dialog_error(pilot)
+        g = of(s, "Goblin 1")
+        assert g.health[0].current == 0 and g.conditions  # the sudden-death result is on it
+        await pilot.press("ctrl+z")
+        assert s.state == before

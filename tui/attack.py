@@ -1,0 +1,669 @@
+"""The attack dialogs (key `k`) of each ruleset, and the prompt for rolls the table owes.
+
+Each attack is ONE engine command, so one undo takes all of it back. The chance to hit is worked
+out by the engine's own preview helpers from the fields as they stand and shown before anything is
+rolled. Cosmere and Warhammer decide some things after the roll (graze, critical; deflection,
+sudden death, the injury read off the table): "Roll" dry-runs the command (the engine is pure and
+the RNG is in the state, so committing rolls the same dice) and a second dialog takes the choices
+and commits. Imported on first use, like the other dialogs.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from msgspec.structs import replace
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import Checkbox, Input, Static
+
+from engine import RuleError
+from engine.commands import Command
+from engine.events import describe
+from engine.state import Combatant, Due, Fight
+from tui.dialogs import (
+    Choice,
+    Dialog,
+    FormError,
+    combatant_options,
+    field,
+    optional_int,
+    parse_given,
+    parse_int,
+    row,
+    words,
+)
+from tui.text import literal
+
+if TYPE_CHECKING:
+    from tui.main import MainScreen
+
+
+def pct(p: Fraction) -> str:
+    """An exact chance as a percentage: every d20 and d100 chance is a multiple of 1/400."""
+    s = f"{float(p) * 100:.2f}".rstrip("0").rstrip(".")
+    return f"{s}%"
+
+
+def attacker_of(f: Fight, selected: str) -> str:
+    """The acting combatant attacks, else the selected one."""
+    return f.current or selected
+
+
+MODES: list[tuple[str | Text, str]] = [
+    ("worked out from the sources", ""),
+    ("normal (GM's call)", "normal"),
+    ("advantage (GM's call)", "advantage"),
+    ("disadvantage (GM's call)", "disadvantage"),
+]
+
+
+class _AttackBase(Dialog):
+    """Shared by the three attack dialogs: the odds line follows every change of a field."""
+
+    OK = "Roll"
+    HINT = "enter or ctrl+s: roll · esc: cancel · tab: next field"
+
+    def _targets(self) -> list[tuple[str | Text, str]]:
+        return combatant_options(self.fight, exclude=(self.who,))
+
+    def heading(self) -> Text:
+        return Text("Attack by ") + literal(self.target.name)
+
+    def on_mount(self) -> None:
+        self._update_odds()
+        first = self.query("Input")
+        if first:
+            first.first().focus()
+
+    @on(Input.Changed)
+    @on(Checkbox.Changed)
+    @on(Choice.Changed)
+    def _changed(self) -> None:
+        if self.is_mounted:
+            self._update_odds()
+
+    def _update_odds(self) -> None:
+        try:
+            text = self.odds()
+        except (FormError, RuleError) as exc:
+            text = Text(str(exc), style="bold")
+        for w in self.query("#odds"):
+            w.update(text)  # type: ignore[attr-defined]
+
+    def odds(self) -> Text:
+        raise NotImplementedError
+
+    def sources_text(self, adv: tuple[str, ...], dis: tuple[str, ...]) -> Text:
+        t = Text()
+        if adv:
+            t.append("\nadvantage: ", style="dim")
+            t.append(", ".join(adv))
+        if dis:
+            t.append("\ndisadvantage: ", style="dim")
+            t.append(", ".join(dis))
+        return t
+
+
+# --- d20 -------------------------------------------------------------------------------------------
+
+
+class D20AttackDialog(_AttackBase):
+    """An attack roll, a Shield Bash, or a grapple / shove."""
+
+    def fields(self) -> ComposeResult:
+        c = self.target
+        kinds: list[tuple[str | Text, str]] = [("Attack", "attack")]
+        if any(x.lower() == "shield" for x in c.flags):
+            kinds.append(("Shield Bash (bonus action)", "bash"))
+        kinds += [("Grapple", "grapple"), ("Shove prone", "prone"), ("Shove 5 ft", "push")]
+        yield row("Target", Choice(self._targets(), id="target"))
+        yield row("What", Choice(kinds, id="what"))
+        yield Static(id="odds", classes="wide-label")
+        with Horizontal(classes="row", id="attack-fields"):
+            yield Static(Text("Attack bonus"), classes="label")
+            yield field("0", id="bonus", number=True)
+        yield row("Weapon (for the log)", field(placeholder="longsword", id="label"), id="r-label")
+        yield row("Damage dice", field(placeholder="1d8 (empty: no damage)", id="damage"), id="r-damage")
+        yield row("Damage modifier", field("0", id="mod", number=True), id="r-mod")
+        yield row("Damage type", field(placeholder="slashing (optional)", id="type"), id="r-type")
+        yield row("Melee or ranged", Choice([("melee", "melee"), ("ranged", "ranged")], id="kind"), id="r-kind")
+        uses: list[tuple[str | Text, str]] = [
+            ("action (Attack)", "action"),
+            ("bonus action", "bonus"),
+            ("off-hand (bonus, after Attack)", "offhand"),
+            ("opportunity (reaction)", "opportunity"),
+            ("readied (reaction)", "readied"),
+            ("action on a power", "power"),
+            ("already paid for", "none"),
+        ]
+        yield row("Spends", Choice(uses, id="use"), id="r-use")
+        cover: list[tuple[str | Text, str]] = [
+            ("none", ""),
+            ("half (+2 AC)", "half"),
+            ("three-quarters (+5 AC)", "three-quarters"),
+        ]
+        yield row("Cover", Choice(cover, id="cover"), id="r-cover")
+        yield row(
+            "Situation",
+            Checkbox("high ground", id="high_ground", compact=True),
+            Checkbox("flanking", id="flanking", compact=True),
+            id="r-situation",
+        )
+        yield row("More advantage", field(placeholder="Help, ... (commas)", id="adv"), id="r-adv")
+        yield row("More disadvantage", field(placeholder="darkness, ... (commas)", id="dis"), id="r-dis")
+        yield row("Roll", Choice(MODES, id="mode"), id="r-mode")
+        yield row("Their bonus", field("0", id="target_bonus", number=True), id="r-tbonus")
+        yield row("Table d20 (optional)", field(placeholder="empty: the app rolls; 14, or 20 9", id="given"))
+        yield row("Table damage dice", field(placeholder="each die: 6, or 3 5", id="damage_given"), id="r-dgiven")
+        yield row("Their table d20", field(placeholder="the target's d20 (optional)", id="target_given"), id="r-tgiven")
+
+    def on_mount(self) -> None:
+        self._show_rows()
+        super().on_mount()
+
+    @on(Choice.Changed, "#what")
+    def _what_changed(self) -> None:
+        if self.is_mounted:
+            self._show_rows()
+
+    def _show_rows(self) -> None:
+        what = self.choice("what")
+        attack_only = ("r-label", "r-damage", "r-mod", "r-type", "r-kind", "r-use", "r-dis")
+        rolled = ("r-cover", "r-situation", "r-adv", "r-mode", "r-dgiven")
+        for rid in attack_only:
+            self.query_one(f"#{rid}").set_class(what != "attack", "hidden")
+        for rid in rolled:
+            self.query_one(f"#{rid}").set_class(what not in ("attack", "bash"), "hidden")
+        self.query_one("#r-dis").set_class(what not in ("attack", "bash"), "hidden")
+        for rid in ("r-tbonus", "r-tgiven"):
+            self.query_one(f"#{rid}").set_class(what in ("attack", "bash"), "hidden")
+        self.query_one("#attack-fields").set_class(what == "bash", "hidden")
+
+    def build(self) -> Command:
+        from engine.rules.d20_combat import D20Attack, Grapple, ShieldBash
+
+        target = self.choice("target") or ""
+        if not target:
+            raise FormError("Choose a target.")
+        what = self.choice("what")
+        given = parse_given(self.value("given"))
+        if what in ("grapple", "prone", "push"):
+            shove = "" if what == "grapple" else what
+            return Grapple(
+                self.who,
+                target,
+                shove,
+                parse_int(self.value("bonus"), "Athletics bonus", -100, 100),
+                parse_int(self.value("target_bonus"), "Their bonus", -100, 100),
+                given=given,
+                target_given=parse_given(self.value("target_given")),
+            )
+        common: dict[str, Any] = dict(
+            cover=self.choice("cover"),
+            high_ground=self.checked("high_ground"),
+            flanking=self.checked("flanking"),
+            advantage=words(self.value("adv")),
+            disadvantage=words(self.value("dis")),
+            mode=self.choice("mode"),
+            given=given,
+            damage_given=parse_given(self.value("damage_given")),
+        )
+        if what == "bash":
+            return ShieldBash(self.who, target, **common)
+        return D20Attack(
+            self.who,
+            target,
+            bonus=parse_int(self.value("bonus"), "Attack bonus", -100, 100),
+            damage=self.value("damage").strip(),
+            mod=parse_int(self.value("mod") or "0", "Damage modifier", -100, 100),
+            type=self.value("type").strip(),
+            kind=self.choice("kind"),
+            use=self.choice("use"),
+            label=self.value("label").strip(),
+            **common,
+        )
+
+    def odds(self) -> Text:
+        from engine.rules.d20_combat import D20Attack, ShieldBash, attack_preview
+
+        cmd = self.build()
+        if not isinstance(cmd, (D20Attack, ShieldBash)):
+            return Text("Athletics against Athletics or Acrobatics: the higher total wins.", style="dim")
+        p = attack_preview(self.fight, replace(cmd, given=None, damage_given=None))
+        t = Text()
+        t.append(f"Hit {pct(p.p_hit)}", style="bold")
+        t.append(f"  ·  critical {pct(p.p_crit)}", style="bold")
+        dice = "d20" if p.mode == "normal" else f"2d20 ({p.mode})"
+        t.append(f"   {dice} {p.bonus:+d} vs AC {p.ac}", style="dim")
+        t.append_text(self.sources_text(p.advantages, p.disadvantages))
+        return t
+
+
+# --- Cosmere ---------------------------------------------------------------------------------------
+
+
+class CosmereAttackDialog(_AttackBase):
+    """One test and one damage roll against one or several targets; the choices come after the roll."""
+
+    def fields(self) -> ComposeResult:
+        from engine.rules.cosmere_combat import DEFENSES
+
+        yield Static(id="odds", classes="wide-label")
+        for c in self.fight.combatants:
+            if c.id == self.who:
+                continue
+            yield Horizontal(
+                Checkbox(literal(c.name), id=f"t-{c.id}", compact=True),
+                Checkbox("cannot sense it", id=f"u-{c.id}", compact=True),
+                classes="row",
+            )
+        yield row("Skill modifier", field("0", id="modifier", number=True))
+        yield row("Damage dice", field(placeholder="1d8 (empty: no damage)", id="damage"))
+        yield row("Damage type", field(placeholder="keen, impact, ... (optional)", id="type"))
+        yield row("Against", Choice([(f"{v} defense", k) for k, v in DEFENSES.items()], id="defense"))
+        yield row("Melee or ranged", Choice([("melee", "melee"), ("ranged", "ranged")], id="kind"))
+        uses: list[tuple[str | Text, str]] = [
+            ("Strike (1 action)", "action"),
+            ("Reactive Strike (reaction, 1 focus)", "reaction"),
+            ("already paid for", "none"),
+        ]
+        yield row("Spends", Choice(uses, id="use"))
+        yield row("Weapon (for the log)", field(placeholder="spear", id="label"))
+        yield row(
+            "Ranged, and",
+            Checkbox("in an enemy's reach", id="in_reach", compact=True),
+            Checkbox("long range", id="long_range", compact=True),
+            Checkbox("unstable", id="unstable", compact=True),
+        )
+        yield row("More advantage", field(placeholder="(commas)", id="adv"))
+        yield row("More disadvantage", field(placeholder="(commas)", id="dis"))
+        yield row("Roll", Choice(MODES, id="mode"))
+        yield row("Table d20 (optional)", field(placeholder="empty: the app rolls; 14, or 17 5", id="given"))
+        yield row("Table damage dice", field(placeholder="each die: 6, or 3 5", id="damage_given"))
+
+    def build(self) -> Command:
+        from engine.rules.cosmere_combat import CosmereAttack
+
+        others = [c.id for c in self.fight.combatants if c.id != self.who]
+        targets = tuple(cid for cid in others if self.checked(f"t-{cid}"))
+        if not targets:
+            raise FormError("Tick at least one target.")
+        unsensed = tuple(cid for cid in targets if self.checked(f"u-{cid}"))
+        return CosmereAttack(
+            self.who,
+            targets,
+            defense=self.choice("defense"),
+            modifier=parse_int(self.value("modifier"), "Skill modifier", -100, 100),
+            damage=self.value("damage").strip(),
+            type=self.value("type").strip(),
+            kind=self.choice("kind"),
+            use=self.choice("use"),
+            label=self.value("label").strip(),
+            in_reach=self.checked("in_reach"),
+            long_range=self.checked("long_range"),
+            unstable=self.checked("unstable"),
+            unsensed=unsensed,
+            advantage=words(self.value("adv")),
+            disadvantage=words(self.value("dis")),
+            mode=self.choice("mode"),
+            given=parse_given(self.value("given")),
+            damage_given=parse_given(self.value("damage_given")),
+        )
+
+    def odds(self) -> Text:
+        from engine.rules.cosmere_combat import attack_preview
+
+        odds = attack_preview(self.fight, replace(self.build(), given=None, damage_given=None))  # type: ignore[type-var]
+        t = Text()
+        for i, o in enumerate(odds):
+            if i:
+                t.append("\n")
+            t.append_text(literal(o.name))
+            t.append(f": hit {pct(o.p_hit)}", style="bold")
+            t.append(f" vs {o.defense}", style="dim")
+            if o.mode != "normal":
+                t.append(f" ({o.mode})", style="dim")
+            if not o.can_graze:
+                t.append(", no graze", style="dim")
+            t.append_text(self.sources_text(o.advantages, o.disadvantages))
+        return t
+
+    def action_submit(self) -> None:
+        from engine.rules.cosmere_combat import outcome_preview
+
+        try:
+            cmd = self.build()
+            results = outcome_preview(self.fight, cmd)  # type: ignore[arg-type]
+        except (FormError, RuleError) as exc:
+            self.show_error(str(exc))
+            return
+        self.dismiss()
+        self.app.push_screen(CosmereOutcomeDialog(cmd, results))
+
+
+class CosmereOutcomeDialog(Dialog):
+    """The roll is made (not yet committed): graze missed targets for focus, crit with an Opportunity."""
+
+    def __init__(self, cmd: Any, results: tuple[Any, ...]) -> None:
+        super().__init__(cmd.who)
+        self.cmd = cmd
+        self.results = results
+
+    def heading(self) -> Text:
+        return Text("The roll: choose graze and critical, then apply")
+
+    def fields(self) -> ComposeResult:
+        a = self.target
+        focus = a.pool("focus")
+        have = focus.current if focus else 0
+        for r in self.results:
+            line = literal(r.target_name)
+            line.append(f": {r.total} vs {r.defense} (d20 {r.natural}) ")
+            line.append("HIT" if r.outcome == "hit" else "miss", style="bold")
+            if r.outcome == "hit":
+                line.append(f", {r.damage} damage")
+            yield Static(line, classes="wide-label")
+            if r.outcome == "miss" and r.sensed and self.cmd.damage:
+                yield Checkbox(f"graze it (1 focus of {have}, deals the dice)", id=f"g-{r.target}", compact=True)
+        if any(r.outcome == "hit" for r in self.results):
+            yield Checkbox("critical: spend an Opportunity (damage dice at their maximum)", id="critical", compact=True)
+
+    def on_mount(self) -> None:
+        boxes = self.query(Checkbox)
+        if boxes:
+            boxes.first().focus()
+        else:
+            self.query_one("#ok").focus()
+
+    def build(self) -> Command:
+        graze = tuple(r.target for r in self.results if self.query(f"#g-{r.target}") and self.checked(f"g-{r.target}"))
+        critical = bool(self.query("#critical")) and self.checked("critical")
+        return replace(self.cmd, graze=graze, critical=critical)
+
+
+# --- Warhammer -------------------------------------------------------------------------------------
+
+
+class WarhammerAttackDialog(_AttackBase):
+    """The d100 attack with the defender's choice; the critical and its prompts come after the roll."""
+
+    def fields(self) -> ComposeResult:
+        from engine.rules.warhammer_combat import OPTIONS
+
+        yield row("Target", Choice(self._targets(), id="target"))
+        yield Static(id="odds", classes="wide-label")
+        yield row("Weapon (for the log)", field(placeholder="hand weapon", id="weapon"))
+        kinds: list[tuple[str | Text, str]] = [("melee", "melee"), ("thrown", "thrown"), ("missile", "missile")]
+        yield row("Weapon kind", Choice(kinds, id="kind"))
+        skills: list[tuple[str | Text, str]] = [("WS for melee, BS otherwise", ""), ("WS", "ws"), ("BS", "bs")]
+        yield row("Skill", Choice(skills, id="skill"))
+        yield row("Modifier", field("0", id="modifier", number=True))
+        yield row("Damage bonus", field("0", id="damage", number=True))
+        yield row(
+            "Weapon",
+            Checkbox("Impale", id="impale", compact=True),
+            Checkbox("missile used in melee", id="in_melee", compact=True),
+        )
+        yield row("Attacks", Choice([(o.label, k) for k, o in OPTIONS.items()], id="option"))
+        yield row("Defence", Choice([("none", "")], id="defence"))
+        yield row("Defence modifier", field("0", id="defence_modifier", number=True))
+        yield row("Table d100 attack", field(placeholder="empty: the app rolls", id="given_attack"))
+        yield row("Table d100 defence", field(placeholder="(optional)", id="given_defence"))
+        yield row("Table d10 damage", field(placeholder="(optional)", id="given_damage"))
+        yield row("Table d100 critical", field(placeholder="(optional)", id="given_critical"))
+
+    def _base(self) -> Any:
+        from engine.rules.warhammer_combat import Attack
+
+        target = self.choice("target") or ""
+        if not target:
+            raise FormError("Choose a target.")
+        return Attack(
+            self.who,
+            target,
+            weapon=self.value("weapon").strip(),
+            kind=self.choice("kind"),
+            in_melee=self.checked("in_melee"),
+            damage=parse_int(self.value("damage"), "Damage bonus", -100, 100),
+            impale=self.checked("impale"),
+            skill=self.choice("skill"),
+            modifier=parse_int(self.value("modifier"), "Modifier", -200, 200),
+            option=self.choice("option"),
+            defence_modifier=parse_int(self.value("defence_modifier"), "Defence modifier", -200, 200),
+        )
+
+    def _refresh_defences(self) -> None:
+        """The defender's choices follow the weapon (missiles cannot be parried) and its reactions."""
+        from engine.rules.warhammer_combat import defence_choices
+
+        ch = self.query_one("#defence", Choice)
+        keep = ch.value
+        opts: list[tuple[str | Text, str]] = [("none", "")]
+        try:
+            for what, mod, why in defence_choices(self.fight, self._base()):
+                if not why:
+                    opts.append((f"{what}{f' ({mod:+d})' if mod else ''}", what))
+        except (FormError, RuleError):
+            pass
+        if [v for _, v in opts] != [v for _, v in ch.options]:
+            ch.options = opts
+            ch.set_reactive(Choice.index, 0)
+            ch.value = keep
+            ch.refresh()
+
+    def odds(self) -> Text:
+        from engine.rules.warhammer_combat import attack_odds, defence_choices
+
+        self._refresh_defences()
+        cmd = replace(self._base(), defence=self.choice("defence"))
+        o = attack_odds(self.fight, cmd)
+        t = Text()
+        t.append(f"Hit {pct(o.hit)}  ·  critical {pct(o.critical)}  ·  fumble {pct(o.fumble)}", style="bold")
+        mods = ", ".join(f"{label} {v:+d}" for label, v in o.mods)
+        t.append(f"   d100 ≤ {o.need}" + (f" ({mods})" if mods else ""), style="dim")
+        if o.lands is not None:
+            t.append(f"\nlands through the {cmd.defence}: {pct(o.lands)}", style="bold")
+            t.append(f"  ({cmd.defence} ≤ {o.defence_need})", style="dim")
+        shut = [f"{w}: {why}" for w, _, why in defence_choices(self.fight, cmd) if why]
+        if shut:
+            t.append("\n" + "; ".join(shut), style="dim")
+        return t
+
+    def build(self) -> Command:
+        return replace(
+            self._base(),
+            defence=self.choice("defence"),
+            given_attack=parse_given(self.value("given_attack")),
+            given_defence=parse_given(self.value("given_defence")),
+            given_damage=parse_given(self.value("given_damage")),
+            given_critical=parse_given(self.value("given_critical")),
+        )
+
+    def action_submit(self) -> None:
+        from engine.rules.warhammer_combat import preview_attack
+
+        try:
+            cmd = self.build()
+            report, events = preview_attack(self.fight, cmd)  # type: ignore[arg-type]
+        except (FormError, RuleError) as exc:
+            self.show_error(str(exc))
+            return
+        self.dismiss()
+        self.app.push_screen(WarhammerOutcomeDialog(cmd, report, events))
+
+
+class WarhammerOutcomeDialog(Dialog):
+    """The attack as rolled (not yet committed), with what the engine asks of the GM: a fumble's
+    result, a critical's deflection, the sudden-death table or the injury read off the table."""
+
+    def __init__(self, cmd: Any, report: Any, events: tuple[Any, ...]) -> None:
+        super().__init__(cmd.who)
+        self.cmd = cmd
+        self.report = report
+        self.events = events
+
+    @property
+    def defender(self) -> Combatant:
+        return self.fight.get(self.cmd.target)
+
+    def heading(self) -> Text:
+        return Text("The attack as rolled: settle what the table decides, then apply")
+
+    def fields(self) -> ComposeResult:
+        from engine.rules.warhammer_combat import may_deflect, tier
+
+        for e in self.events:
+            yield Static(Text(describe(e)), classes="wide-label")
+        r = self.report
+        t = self.defender
+        if r.fumble:
+            yield row("Fumble result (read)", field(placeholder="what the fumble table says (optional)", id="fumble"))
+        if r.critical_total is not None:
+            if may_deflect(t):
+                yield Checkbox(
+                    "armour deflects the critical (-20 severity, that location's armour damaged)",
+                    id="deflect",
+                    compact=True,
+                )
+            if tier(t) == "minion":
+                opts: list[tuple[str | Text, bool]] = [("sudden-death table", True), ("critical injury table", False)]
+                yield row("Minion's fate", Choice(opts, id="sudden"))
+            yield row("Injury (read)", field(placeholder="what the critical table says (optional)", id="injury"))
+        yield row("Table d100 Willpower", field(placeholder="if a Willpower test comes up (optional)", id="will"))
+
+    def on_mount(self) -> None:
+        self.query_one("#ok").focus()
+
+    def build(self) -> Command:
+        cmd = self.cmd
+        if self.query("#fumble"):
+            cmd = replace(cmd, fumble_result=self.value("fumble").strip())
+        if self.query("#deflect"):
+            cmd = replace(cmd, deflect=self.checked("deflect"))
+        sudden = self.choice("sudden") if self.query("#sudden") else None
+        if sudden is not None:
+            cmd = replace(cmd, sudden_death=sudden)
+        if self.query("#injury"):
+            injury = self.value("injury").strip()
+            if injury and sudden:
+                raise FormError("The sudden-death table gives the result itself: leave the injury empty.")
+            cmd = replace(cmd, injury=injury)
+        return replace(cmd, given_willpower=parse_given(self.value("will")))
+
+
+DIALOGS: dict[str, type[_AttackBase]] = {
+    "d20": D20AttackDialog,
+    "cosmere": CosmereAttackDialog,
+    "warhammer": WarhammerAttackDialog,
+}
+
+
+# --- owed rolls ------------------------------------------------------------------------------------
+
+ABILITY_CHOICES: list[tuple[str | Text, str]] = [
+    ("Wisdom", "wis"),
+    ("Constitution", "con"),
+    ("Strength", "str"),
+    ("Dexterity", "dex"),
+    ("Intelligence", "int"),
+    ("Charisma", "cha"),
+]
+
+
+def owed(f: Fight) -> list[tuple[Combatant, Due]]:
+    """Every roll the table owes, oldest first per combatant (only d20 rules make saves due)."""
+    if f.ruleset != "d20":
+        return []
+    return [(c, d) for c in f.combatants for d in c.due]
+
+
+class OwedRollDialog(Dialog):
+    """A save the rules made due: roll it, enter the table's die or total, or waive it."""
+
+    OK = "Settle"
+    HINT = "enter: settle · esc: later (it stays owed) · tab: next field"
+
+    def __init__(self, who: str, due: Due) -> None:
+        super().__init__(who)
+        self.due = due
+
+    @property
+    def concentration(self) -> bool:
+        return self.due.what == "concentration"
+
+    def heading(self) -> Text:
+        t = literal(self.target.name) + Text(" owes a save: ")
+        if self.concentration:
+            t.append("Constitution, to keep concentrating")
+        else:
+            t.append(f"against {self.due.what}")
+        if self.due.dc:
+            t.append(f" (DC {self.due.dc})")
+        if self.due.detail:
+            t.append(f"\n{self.due.detail}", style="dim")
+        return t
+
+    def fields(self) -> ComposeResult:
+        how: list[tuple[str | Text, str]] = [("roll it (or enter the table's roll)", "roll"), ("waive it", "waive")]
+        yield row("Settle by", Choice(how, id="how"))
+        if not self.concentration:
+            yield row("Ability", Choice(ABILITY_CHOICES, id="ability"))
+        yield row("DC", field(str(self.due.dc) if self.due.dc else "", "the save's DC", id="dc", number=True))
+        yield row("Bonus", field(placeholder="empty: from the sheet", id="bonus", number=True))
+        yield row("Table d20 (optional)", field(placeholder="the natural die(s): 12, or 12 7", id="given"))
+        yield row("Or the total", field(placeholder="the total called out (optional)", id="total", number=True))
+
+    def on_mount(self) -> None:
+        self.query_one("#given", Input).focus()
+
+    def build(self) -> Command:
+        from engine.rules.d20_combat import D20Test
+
+        resolves = self.due.what
+        if self.choice("how") == "waive":
+            return D20Test(self.who, resolves=resolves, waive=True)
+        dc = optional_int(self.value("dc"), "DC", 1, 100)
+        if self.concentration and self.due.dc and dc != self.due.dc:
+            raise FormError(f"The concentration save's DC is {self.due.dc}, set by the damage taken.")
+        given = parse_given(self.value("given"))
+        total = optional_int(self.value("total"), "Total", -100, 200)
+        if given is not None and total is not None:
+            raise FormError("Give the d20 or the total, not both.")
+        ability = "con" if self.concentration else self.choice("ability")
+        return D20Test(
+            self.who,
+            ability=ability,
+            dc=dc,
+            bonus=optional_int(self.value("bonus"), "Bonus", -100, 100),
+            given=given,
+            total=total,
+            resolves=resolves,
+        )
+
+
+class OwedPrompter:
+    """Prompts once for each owed roll as it appears; escape leaves it owed (the palette's "Settle
+    an owed roll" brings it back)."""
+
+    def __init__(self) -> None:
+        self.asked: set[tuple[str, int, Due]] = set()
+
+    def check(self, screen: MainScreen, force: bool = False) -> None:
+        app = screen.app
+        if app.screen is not screen:
+            return  # a dialog is up: asked again when the main screen is back on top
+        f = screen.fight
+        live = {(c.id, i, d) for c in f.combatants for i, d in enumerate(c.due)} if f.ruleset == "d20" else set()
+        self.asked &= live  # a save settled (or undone) can be asked again if it comes back
+        for c, d in owed(f):
+            key = (c.id, next(i for i, x in enumerate(c.due) if x is d), d)
+            if force or key not in self.asked:
+                self.asked.add(key)
+                app.push_screen(OwedRollDialog(c.id, d))
+                return
+        if force:
+            screen.notify("No rolls are owed.", markup=False)
