@@ -37,6 +37,7 @@ ACTIONS: tuple[Action, ...] = (
         "Attack",
         "Attack",
         "The acting (or selected) combatant attacks: the chance to hit shown before the roll (d20, Cosmere, Warhammer)",
+        show=False,
     ),
     Action(
         "owed",

@@ -67,6 +67,10 @@ class _AttackBase(Dialog):
     OK = "Roll"
     HINT = "enter or ctrl+s: roll · esc: cancel · tab: next field"
 
+    def __init__(self, who: str, target: str = "") -> None:
+        super().__init__(who)
+        self.preset = target if target != who else ""  # the combatant selected in the tracker
+
     def _targets(self) -> list[tuple[str | Text, str]]:
         return combatant_options(self.fight, exclude=(self.who,))
 
@@ -120,7 +124,7 @@ class D20AttackDialog(_AttackBase):
         if any(x.lower() == "shield" for x in c.flags):
             kinds.append(("Shield Bash (bonus action)", "bash"))
         kinds += [("Grapple", "grapple"), ("Shove prone", "prone"), ("Shove 5 ft", "push")]
-        yield row("Target", Choice(self._targets(), id="target"))
+        yield row("Target", Choice(self._targets(), self.preset, id="target"))
         yield row("What", Choice(kinds, id="what"))
         yield Static(id="odds", classes="wide-label")
         with Horizontal(classes="row", id="attack-fields"):
@@ -257,7 +261,7 @@ class CosmereAttackDialog(_AttackBase):
             if c.id == self.who:
                 continue
             yield Horizontal(
-                Checkbox(literal(c.name), id=f"t-{c.id}", compact=True),
+                Checkbox(literal(c.name), c.id == self.preset, id=f"t-{c.id}", compact=True),
                 Checkbox("cannot sense it", id=f"u-{c.id}", compact=True),
                 classes="row",
             )
@@ -394,7 +398,7 @@ class WarhammerAttackDialog(_AttackBase):
     def fields(self) -> ComposeResult:
         from engine.rules.warhammer_combat import OPTIONS
 
-        yield row("Target", Choice(self._targets(), id="target"))
+        yield row("Target", Choice(self._targets(), self.preset, id="target"))
         yield Static(id="odds", classes="wide-label")
         yield row("Weapon (for the log)", field(placeholder="hand weapon", id="weapon"))
         kinds: list[tuple[str | Text, str]] = [("melee", "melee"), ("thrown", "thrown"), ("missile", "missile")]

@@ -336,7 +336,7 @@ class MainScreen(Screen[None]):
         who = attacker_of(self.fight, self.selected)
         if who and self.fight.ruleset in DIALOGS:
             self.fracas.expect_dialog()
-            self.app.push_screen(DIALOGS[self.fight.ruleset](who))
+            self.app.push_screen(DIALOGS[self.fight.ruleset](who, self.selected))  # selected: the target
 
     def action_owed(self) -> None:
         self._check_owed(force=True)
