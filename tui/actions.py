@@ -146,6 +146,14 @@ ACTIONS: tuple[Action, ...] = (
         show=False,
     ),
     Action("end_fight", None, "end_fight", "End", "End the fight", "Mark the fight as over"),
+    Action(
+        "dice_setting",
+        None,
+        "dice_setting",
+        "Dice",
+        "Who rolls the dice: app or table",
+        "Per side (PCs, NPCs): the app rolls, or the table rolls and the app asks for the numbers",
+    ),
     Action("undo", "ctrl+z", "undo", "Undo", "Undo", "Undo the last command"),
     Action("redo", "ctrl+y", "redo", "Redo", "Redo", "Redo the command undone last"),
     Action(

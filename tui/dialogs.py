@@ -85,6 +85,41 @@ def words(text: str) -> tuple[str, ...]:
     return tuple(w.strip() for w in text.split(",") if w.strip())
 
 
+# --- who rolls: the app, or the table (the fight's roll_pc / roll_npc settings) ------------------
+
+SIDE_KEYS = {"pc": "roll_pc", "npc": "roll_npc"}
+SIDE_WORDS = {"pc": "PCs", "npc": "NPCs"}
+
+
+def table_rolls(f: Fight, cid: str) -> bool:
+    """True when the fight's setting has the table roll for this combatant's side."""
+    c = f.find(cid) if cid else None
+    return c is not None and f.setting(SIDE_KEYS.get(c.kind, "roll_npc"), "app") == "table"
+
+
+def rolls_owed(f: Fight, cmd: Command) -> tuple[Any, ...]:
+    """The start-of-turn rolls `cmd` is about to make for combatants whose side the table rolls for."""
+    if not isinstance(cmd, (C.NextTurn, C.StartTurn, C.StartFight)) or cmd.rolls:
+        return ()  # not a turn-moving command, or its dice are already given
+    if not any(v == "table" for k, v in f.settings if k in SIDE_KEYS.values()):
+        return ()  # the app rolls for everyone: no dry run needed
+    from engine.rules.rolls import rolls_due
+
+    return tuple(d for d in rolls_due(f, cmd) if table_rolls(f, d.who))
+
+
+def send(app: FracasApp, cmd: Command, *, announce: bool = False) -> None:
+    """Send a turn-moving command; when it would roll start-of-turn dice for a side the table rolls
+    for, ask for those dice first. A refusal is a notification (no dialog is open)."""
+    session = app.session
+    if session is not None:
+        due = rolls_owed(session.state, cmd)
+        if due:
+            app.push_screen(TableRollsDialog(cmd, due, announce))
+            return
+    app.try_commit(cmd, announce=announce)
+
+
 # --- a compact chooser -------------------------------------------------------------------------
 
 
@@ -249,6 +284,21 @@ class Dialog(ModalScreen[None]):
     def checked(self, wid: str) -> bool:
         return self.query_one(f"#{wid}", Checkbox).value
 
+    def table_note(self, cid: str) -> Text:
+        """A line for the heading when the table rolls for `cid`'s side."""
+        c = self.fight.find(cid) if cid else None
+        if c is None or not table_rolls(self.fight, cid):
+            return Text("")
+        return span(f"\nThe table rolls for {SIDE_WORDS.get(c.kind, 'NPCs')}: type the dice rolled.", "bold")
+
+    def require_dice(self, cid: str, expr: str, wid: str = "given") -> None:
+        """Refuse to roll for a side the table rolls for: the cursor goes to the dice field."""
+        if expr and not self.value(wid).strip() and table_rolls(self.fight, cid):
+            self.query_one(f"#{wid}", Input).focus()
+            c = self.fight.get(cid)
+            side = SIDE_WORDS.get(c.kind, "NPCs")
+            raise FormError(f"The table rolls for {side}: type the dice rolled for {clean(c.name)} (the app will not).")
+
     def show_error(self, message: str) -> None:
         err = self.query_one("#error", Static)
         err.update(literal(message))
@@ -272,11 +322,21 @@ class Dialog(ModalScreen[None]):
 
     def action_submit(self) -> None:
         try:
-            self.fracas.commit(self.build(), announce=self.ANNOUNCE)
+            cmds = self.build()
+            due = rolls_owed(self.fight, cmds) if isinstance(cmds, Command) else ()
+            if due:
+                from engine import apply
+
+                apply(self.fight, cmds)  # a refusal shows here, before the dice are asked for
+            else:
+                self.fracas.commit(cmds, announce=self.ANNOUNCE)
         except (FormError, RuleError) as exc:
             self.show_error(str(exc))
             return
         self.dismiss()
+        if due:
+            assert isinstance(cmds, Command)
+            self.app.push_screen(TableRollsDialog(cmds, due, self.ANNOUNCE))
 
 
 def name_of(f: Fight, cid: str) -> Text:
@@ -309,7 +369,14 @@ class HealthDialog(Dialog):
         t = Text(self.WORDS[self.mode]) + literal(c.name)
         pools = ", ".join(f"{p.key} {p.current}/{p.max}" + (f"+{p.temp}" if p.temp else "") for p in c.health)
         t.append(f"   ({pools})", style="dim")
-        return t
+        return t + self.table_note(self.roller)
+
+    @property
+    def roller(self) -> str:
+        """Whose dice these are: the combatant whose turn it is (the attacker, the healer), else the
+        target itself (a trap, a potion, a nine-phase hit)."""
+        f = self.fight
+        return f.current if f.current and f.find(f.current) else self.who
 
     def fields(self) -> ComposeResult:
         what = {"damage": "Damage", "heal": "Healing", "temp": "Temporary health"}[self.mode]
@@ -333,6 +400,7 @@ class HealthDialog(Dialog):
         given = parse_given(self.value("given"))
         if given is not None and not dice:
             raise FormError("Table dice go with a dice expression (like 2d6), not a plain number.")
+        self.require_dice(self.roller, dice)
         pool = self.choice("pool") if self.query("#pool") else ""
         if self.mode == "damage":
             typ = self.value("type").strip()
@@ -683,7 +751,11 @@ class StartDialog(Dialog):
             "cosmere": "A d20 per combatant breaks ties of Speed. Leave blank and the app rolls it.",
             "ninephase": "Round 1 begins in phase 1; nine-phase has no initiative roll and no surprise.",
         }.get(rid, "")
-        return span("Start the fight\n", "bold") + Text(how)
+        t = span("Start the fight\n", "bold") + Text(how)
+        sides = [SIDE_WORDS[k] for k, key in SIDE_KEYS.items() if self.fight.setting(key, "app") == "table"]
+        if sides and rid != "ninephase":
+            t.append(f"\nThe table rolls for {' and '.join(sides)}: type their dice.", style="bold")
+        return t
 
     def fields(self) -> ComposeResult:
         f = self.fight
@@ -698,7 +770,13 @@ class StartDialog(Dialog):
             yield Horizontal(Static(name, classes="label"), *widgets, classes="row")
 
     def on_mount(self) -> None:
-        self.query_one("#ok", Button).focus()
+        # the table rolls for a side: the cursor starts on the first die to type
+        f = self.fight
+        first = next((c for c in f.combatants if self.query(f"#init-{c.id}") and table_rolls(f, c.id)), None)
+        if first is not None:
+            self.query_one(f"#init-{first.id}", Input).focus()
+        else:
+            self.query_one("#ok", Button).focus()
 
     def build(self) -> Command:
         f = self.fight
@@ -708,7 +786,9 @@ class StartDialog(Dialog):
             if self.query(f"#surprised-{c.id}") and self.checked(f"surprised-{c.id}"):
                 surprised.append(c.id)
             if self.query(f"#init-{c.id}"):
-                v = optional_int(self.value(f"init-{c.id}"), f"{clean(c.name)}'s die", 1, 100)
+                # no range here: the engine checks the die and says what it can show
+                v = optional_int(self.value(f"init-{c.id}"), f"{clean(c.name)}'s die")
+                self.require_dice(c.id, "initiative", f"init-{c.id}")
                 if v is not None:
                     initiative.append((c.id, (v,)))
         return C.StartFight(tuple(initiative), tuple(surprised))
@@ -992,9 +1072,6 @@ class ActivityDialog(Dialog):
 class RollDialog(Dialog):
     OK = "Roll"
 
-    def heading(self) -> Text:
-        return Text("Roll dice")
-
     def fields(self) -> ComposeResult:
         f = self.fight
         yield row("Dice", field("d20", "2d6+3, 4d6kh3, d20 adv, d%", id="dice"))
@@ -1002,9 +1079,15 @@ class RollDialog(Dialog):
         yield row("Kind", Choice([("a roll", "roll"), ("a saving throw", "save")], "roll", id="kind"))
         yield row("Against DC", field(placeholder="for a saving throw (optional)", id="dc", number=True))
         yield row("Label", field(placeholder="Perception, Dex save, ... (optional)", id="label"))
-        yield row("Table dice (optional)", field(placeholder="the dice rolled at the table", id="given"))
+        yield row("Table dice (optional)", field(placeholder="the dice rolled at the table: 17", id="given"))
+
+    def heading(self) -> Text:
+        return Text("Roll dice") + self.table_note(self.who)
 
     def on_mount(self) -> None:
+        if table_rolls(self.fight, self.who):
+            self.query_one("#given", Input).focus()  # the dice are usually right: the number is missing
+            return
         inp = self.query_one("#dice", Input)
         inp.focus()
         inp.action_select_all()
@@ -1016,6 +1099,7 @@ class RollDialog(Dialog):
         who = self.choice("for") or ""
         given = parse_given(self.value("given"))
         label = self.value("label").strip()
+        self.require_dice(who, dice)
         dc = optional_int(self.value("dc"), "DC", 0, 1000)
         if self.choice("kind") == "save":
             if not who:
@@ -1064,3 +1148,73 @@ class NoteDialog(Dialog):
         if not text.strip():
             raise FormError("Write the note first.")
         return C.Note(text, self.choice("about") or "")
+
+
+# --- the table's dice ----------------------------------------------------------------------------
+
+
+class TableRollsDialog(Dialog):
+    """The dice a turn-moving command is about to roll on its own (Bleeding, Burning, Confused,
+    dangerous terrain) for a side the table rolls for: one field per roll, sent in the command's
+    `rolls`. Cancel and nothing moves on."""
+
+    OK = "Go on"
+
+    def __init__(self, cmd: Command, due: Sequence[Any], announce: bool = False) -> None:
+        super().__init__()
+        self.cmd = cmd
+        self.due = tuple(due)
+        self.ANNOUNCE = announce
+
+    def heading(self) -> Text:
+        return span("The table rolls these\n", "bold") + Text("Type the dice rolled for each before play goes on.")
+
+    def fields(self) -> ComposeResult:
+        f = self.fight
+        for i, d in enumerate(self.due):
+            c = f.find(d.who)
+            label = f"{clean(c.name) if c else d.who}: {d.what}"
+            yield row(label[:23], field(placeholder=f"{d.expr}: the dice rolled", id=f"roll-{i}"))
+
+    def build(self) -> Command:
+        from msgspec.structs import replace
+
+        f = self.fight
+        given = []
+        for i, d in enumerate(self.due):
+            c = f.find(d.who)
+            what = f"{clean(c.name) if c else d.who}'s {d.what}"
+            dice = parse_given(self.value(f"roll-{i}"))
+            if dice is None:
+                self.query_one(f"#roll-{i}", Input).focus()
+                raise FormError(f"{what}: type the dice rolled for {d.expr}.")
+            given.append(C.GivenRoll(d.who, d.what, dice=dice))
+        return replace(self.cmd, rolls=tuple(given))  # type: ignore[call-arg]
+
+
+class DiceSettingDialog(Dialog):
+    """Per side, the app rolls or the table does (the fight's roll_pc / roll_npc settings)."""
+
+    OK = "Set"
+    HOW = [("the app rolls", "app"), ("the table rolls: ask me", "table")]
+
+    def heading(self) -> Text:
+        return span("Who rolls the dice\n", "bold") + Text(
+            "When the table rolls, dialogs wait for the numbers and turn-start rolls are asked for."
+        )
+
+    def fields(self) -> ComposeResult:
+        f = self.fight
+        for kind, key in SIDE_KEYS.items():
+            yield row(f"{SIDE_WORDS[kind]}' rolls", Choice(self.HOW, f.setting(key, "app"), id=key))
+
+    def build(self) -> list[Command]:
+        f = self.fight
+        out: list[Command] = []
+        for key in SIDE_KEYS.values():
+            v = self.choice(key)
+            if v != f.setting(key, "app"):
+                out.append(C.Setting(key, v))
+        if not out:
+            raise FormError("Nothing changed.")
+        return out

@@ -59,7 +59,7 @@ NEEDS_SELECTION = {
     "initiative",
     "resource",
 }
-CHANGES = NEEDS_SELECTION | {"start", "next", "add", "roll", "note", "end_fight", "undo", "redo"}
+CHANGES = NEEDS_SELECTION | {"start", "next", "add", "roll", "note", "end_fight", "undo", "redo", "dice_setting"}
 CHANGES |= {"attack", "owed"}
 
 
@@ -71,6 +71,7 @@ class MainScreen(Screen[None]):
         super().__init__()
         self.detail = "sheet"
         self._last_state: Fight | None = None
+        self._last_cursor = -1
         self._ready = False  # set once the panes exist
         self._title_cache: dict[str, str] = {}
         self._saved_text = ""
@@ -180,8 +181,12 @@ class MainScreen(Screen[None]):
             return
         f = session.state
         rs = get_ruleset(f.ruleset)
-        if f is self._last_state and not force:
+        # an entered roll leaves the state as it was (the random state does not move): the new
+        # history node still has a log line to show
+        cursor = session.history.cursor
+        if f is self._last_state and cursor == self._last_cursor and not force:
             return
+        self._last_cursor = cursor
         moved = self._last_state is None or f.current != self._last_state.current
         self._last_state = f
         want = self.selected
@@ -328,7 +333,9 @@ class MainScreen(Screen[None]):
         self.app.push_screen(cls(**kwargs))
 
     def action_next(self) -> None:
-        self.fracas.try_commit(C.NextTurn())
+        from tui.dialogs import send
+
+        send(self.fracas, C.NextTurn())  # asks for start-of-turn dice the table rolls
 
     def action_attack(self) -> None:
         from tui.attack import DIALOGS, attacker_of
@@ -392,7 +399,9 @@ class MainScreen(Screen[None]):
         self._dialog("SpeedDialog", who=self.selected)
 
     def action_take_turn(self) -> None:
-        self.fracas.try_commit(C.StartTurn(self.selected))
+        from tui.dialogs import send
+
+        send(self.fracas, C.StartTurn(self.selected))
 
     def action_fortune(self) -> None:
         self._dialog("FortuneDialog", who=self.selected)
@@ -414,6 +423,9 @@ class MainScreen(Screen[None]):
 
     def action_note(self) -> None:
         self._dialog("NoteDialog", who=self.selected)
+
+    def action_dice_setting(self) -> None:
+        self._dialog("DiceSettingDialog")
 
     def action_remove(self) -> None:
         c = self._selected()

@@ -385,27 +385,42 @@ BOARD_MARK = {
     "react": ("R", "react"),
     "begin": ("C", "channel"),
     "channeling": ("~", "channel"),
-    "resolves": ("✓", "channel"),
+    "resolves": ("»", "channel"),  # still to come (or resolving now)
+    "resolved": ("✓", "good"),
     "interrupted": ("✗", "bad"),
     "dropped": ("↓", "bad"),
 }
 
 
-def _phase_cells(f: Fight, cells: tuple[tuple[object, ...], ...], cell_w: int, st: Styles) -> Text:
+def _kind(c: Combatant, p: int, item: object) -> str:
+    """The board item's kind, with a channel's completion told apart from one still to come."""
+    kind = str(getattr(item, "kind", ""))
+    if kind == "resolves" and any(ch.status == "resolved" and ch.end == p for ch in c.channels):
+        return "resolved"
+    return kind
+
+
+def _phase_cells(f: Fight, c: Combatant, cells: tuple[tuple[object, ...], ...], cell_w: int, st: Styles) -> Text:
     """Nine board cells from engine.rules.ninephase_board: a mark per item, the activity if room."""
     t = Text(end="")
     for p in range(1, 10):
         items = cells[p - 1] if p - 1 < len(cells) else ()
+        begun = {ch.activity for ch in c.channels if ch.start == p}
+        if begun:
+            # the act that began a channel is the channel's C: one mark for one thing
+            items = tuple(
+                it for it in items if not (getattr(it, "kind", "") == "act" and _board_name(c, p, it) in begun)
+            )
         if items:
             first = items[0]
-            kind = getattr(first, "kind", "act")
+            kind = _kind(c, p, first)
             mark, role = BOARD_MARK.get(kind, ("?", "dim"))
             cell = Text(end="")
             for it in items[:2]:
-                m, r = BOARD_MARK.get(getattr(it, "kind", ""), ("?", "dim"))
+                m, r = BOARD_MARK.get(_kind(c, p, it), ("?", "dim"))
                 cell.append(m, style=st[r])
-            if cell_w >= 6 and kind in ("act", "react"):
-                cell.append(":" + clean(_activity_name(first))[: cell_w - 3], style=st[role])
+            if cell_w >= 6 and len(items) == 1 and kind in ("act", "react", "begin"):
+                cell.append(":" + clean(_board_name(c, p, first))[: cell_w - 3], style=st[role])
         else:
             cell = span("·", st["dim"])
         cell = fit(cell, cell_w - 1)
@@ -416,8 +431,39 @@ def _phase_cells(f: Fight, cells: tuple[tuple[object, ...], ...], cell_w: int, s
     return t
 
 
-def _activity_name(item: object) -> str:
+def _board_name(c: Combatant, p: int, item: object) -> str:
+    if getattr(item, "kind", "") == "begin":
+        # the engine's text is a sentence: the cell has room for the channel's name only
+        return next((ch.activity for ch in c.channels if ch.start == p), str(getattr(item, "text", "")))
     return str(getattr(item, "text", ""))
+
+
+def channel_lines(f: Fight, width: int, st: Styles) -> list[Row]:
+    """Below the board, one line per channel this round: who, its span and what became of it, so
+    the GM sees what resolves where without reading the marks."""
+    out: list[Row] = []
+    for c in f.combatants:
+        for ch in c.channels:
+            t = span(f"  {ch.start}→{ch.end} ", st["channel"])
+            t.append_text(literal(ch.activity, st["channel"]))
+            t.append(" (")
+            t.append_text(literal(c.name))
+            t.append(")")
+            if ch.status == "interrupted":
+                t.append(f": interrupted in phase {ch.at}", style=st["bad"])
+            elif ch.status == "resolved":
+                t.append(f": resolved in phase {ch.at or ch.end}", style=st["good"])
+            elif f.started and not f.ended and f.phase == ch.end:
+                t.append(f": resolves in phase {ch.end} (now)", style=st["warn"])
+            else:
+                t.append(f": resolves in phase {ch.end}", style=st["dim"])
+            if ch.uninterruptible and not ch.status:
+                t.append(", uninterruptible", style=st["dim"])
+            out.append(Row(None, fit(t, width)))
+    if out:
+        head = span("── Channels: C begins · ~ channeling · » resolves · ✓ resolved · ✗ interrupted ", st["group"])
+        out.insert(0, Row(None, fit(head, width)))
+    return out
 
 
 def rows_ninephase(f: Fight, rs: Ruleset, width: int, st: Styles) -> list[Row]:
@@ -444,12 +490,13 @@ def rows_ninephase(f: Fight, rs: Ruleset, width: int, st: Styles) -> list[Row]:
 
     def build(c: Combatant) -> Row:
         (cells,) = [r.cells for r in board(replace(f, combatants=(c,)))]
-        line = _phase_cells(f, cells, cell_w, st)
+        line = _phase_cells(f, c, cells, cell_w, st)
         line.append(" ")
         return _row(f, c, cols, name_w, badge_w, actors, st, line)
 
     for c in f.combatants:
         out.append(_cached(f, c, st, width, actors, (f.round, f.phase), lambda c=c: build(c)))
+    out.extend(channel_lines(f, width, st))
     return out
 
 
