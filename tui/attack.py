@@ -72,13 +72,37 @@ class _AttackBase(Dialog):
         self.preset = target if target != who else ""  # the combatant selected in the tracker
 
     def _targets(self) -> list[tuple[str | Text, str]]:
-        return combatant_options(self.fight, exclude=(self.who,))
+        return combatant_options(self.fight)
+
+    def default_target(self) -> str:
+        """The combatant selected in the tracker, else the first one that is not the attacker."""
+        return self.preset or next((c.id for c in self.fight.combatants if c.id != self.who), "")
+
+    def attacker_row(self) -> Horizontal:
+        """The acting combatant by default; another one for a reaction (an opportunity attack,
+        a Reactive Strike)."""
+        return row("Attacker", Choice(combatant_options(self.fight), self.who, id="attacker"))
+
+    @property
+    def attacker(self) -> str:
+        return self.choice("attacker") if self.query("#attacker") else self.who
 
     def heading(self) -> Text:
-        return Text("Attack by ") + literal(self.target.name)
+        return Text("Attack")
+
+    def compose(self) -> ComposeResult:
+        # the odds sit under the fields, outside their scroll, so they stay in sight while typing
+        for w in super().compose():
+            if w.id == "error":
+                yield Static(id="odds", classes="wide-label")
+            yield w
 
     def on_mount(self) -> None:
+        # Textual runs each class's on_mount (subclass first): subclasses hook in via initial_focus
         self._update_odds()
+        self.initial_focus()
+
+    def initial_focus(self) -> None:
         first = self.query("Input")
         if first:
             first.first().focus()
@@ -119,14 +143,11 @@ class D20AttackDialog(_AttackBase):
     """An attack roll, a Shield Bash, or a grapple / shove."""
 
     def fields(self) -> ComposeResult:
-        c = self.target
-        kinds: list[tuple[str | Text, str]] = [("Attack", "attack")]
-        if any(x.lower() == "shield" for x in c.flags):
-            kinds.append(("Shield Bash (bonus action)", "bash"))
+        kinds: list[tuple[str | Text, str]] = [("Attack", "attack"), ("Shield Bash (bonus action)", "bash")]
         kinds += [("Grapple", "grapple"), ("Shove prone", "prone"), ("Shove 5 ft", "push")]
-        yield row("Target", Choice(self._targets(), self.preset, id="target"))
+        yield self.attacker_row()
+        yield row("Target", Choice(self._targets(), self.default_target(), id="target"))
         yield row("What", Choice(kinds, id="what"))
-        yield Static(id="odds", classes="wide-label")
         with Horizontal(classes="row", id="attack-fields"):
             yield Static(Text("Attack bonus"), classes="label")
             yield field("0", id="bonus", number=True)
@@ -167,7 +188,6 @@ class D20AttackDialog(_AttackBase):
 
     def on_mount(self) -> None:
         self._show_rows()
-        super().on_mount()
 
     @on(Choice.Changed, "#what")
     def _what_changed(self) -> None:
@@ -198,7 +218,7 @@ class D20AttackDialog(_AttackBase):
         if what in ("grapple", "prone", "push"):
             shove = "" if what == "grapple" else what
             return Grapple(
-                self.who,
+                self.attacker,
                 target,
                 shove,
                 parse_int(self.value("bonus"), "Athletics bonus", -100, 100),
@@ -217,9 +237,9 @@ class D20AttackDialog(_AttackBase):
             damage_given=parse_given(self.value("damage_given")),
         )
         if what == "bash":
-            return ShieldBash(self.who, target, **common)
+            return ShieldBash(self.attacker, target, **common)
         return D20Attack(
-            self.who,
+            self.attacker,
             target,
             bonus=parse_int(self.value("bonus"), "Attack bonus", -100, 100),
             damage=self.value("damage").strip(),
@@ -256,10 +276,8 @@ class CosmereAttackDialog(_AttackBase):
     def fields(self) -> ComposeResult:
         from engine.rules.cosmere_combat import DEFENSES
 
-        yield Static(id="odds", classes="wide-label")
+        yield self.attacker_row()
         for c in self.fight.combatants:
-            if c.id == self.who:
-                continue
             yield Horizontal(
                 Checkbox(literal(c.name), c.id == self.preset, id=f"t-{c.id}", compact=True),
                 Checkbox("cannot sense it", id=f"u-{c.id}", compact=True),
@@ -289,16 +307,24 @@ class CosmereAttackDialog(_AttackBase):
         yield row("Table d20 (optional)", field(placeholder="empty: the app rolls; 14, or 17 5", id="given"))
         yield row("Table damage dice", field(placeholder="each die: 6, or 3 5", id="damage_given"))
 
+    def initial_focus(self) -> None:
+        if self.preset:
+            super().initial_focus()
+            return
+        boxes = self.query(Checkbox)  # the targets come first: tick them with space, tab to move on
+        if boxes:
+            boxes.first().focus()
+
     def build(self) -> Command:
         from engine.rules.cosmere_combat import CosmereAttack
 
-        others = [c.id for c in self.fight.combatants if c.id != self.who]
-        targets = tuple(cid for cid in others if self.checked(f"t-{cid}"))
+        everyone = [c.id for c in self.fight.combatants]
+        targets = tuple(cid for cid in everyone if self.checked(f"t-{cid}"))
         if not targets:
             raise FormError("Tick at least one target.")
         unsensed = tuple(cid for cid in targets if self.checked(f"u-{cid}"))
         return CosmereAttack(
-            self.who,
+            self.attacker,
             targets,
             defense=self.choice("defense"),
             modifier=parse_int(self.value("modifier"), "Skill modifier", -100, 100),
@@ -337,25 +363,31 @@ class CosmereAttackDialog(_AttackBase):
         return t
 
     def action_submit(self) -> None:
-        from engine.rules.cosmere_combat import outcome_preview
+        from engine import apply
+        from engine.rules.cosmere_combat import CosmereAttackRolled, TargetResult
 
         try:
             cmd = self.build()
-            results = outcome_preview(self.fight, cmd)  # type: ignore[arg-type]
+            # a dry run without the choices (like outcome_preview), keeping the damage roll to show it
+            _, events = apply(self.fight, replace(cmd, graze=(), critical=False))  # type: ignore[type-var]
         except (FormError, RuleError) as exc:
             self.show_error(str(exc))
             return
+        results = tuple(e for e in events if isinstance(e, TargetResult))
+        rolled = next((e for e in events if isinstance(e, CosmereAttackRolled)), None)
+        dice = rolled.damage.total if rolled is not None and rolled.damage is not None else 0
         self.dismiss()
-        self.app.push_screen(CosmereOutcomeDialog(cmd, results))
+        self.app.push_screen(CosmereOutcomeDialog(cmd, results, dice))
 
 
 class CosmereOutcomeDialog(Dialog):
     """The roll is made (not yet committed): graze missed targets for focus, crit with an Opportunity."""
 
-    def __init__(self, cmd: Any, results: tuple[Any, ...]) -> None:
+    def __init__(self, cmd: Any, results: tuple[Any, ...], dice: int = 0) -> None:
         super().__init__(cmd.who)
         self.cmd = cmd
         self.results = results
+        self.dice = dice  # the damage dice's total: what a graze deals
 
     def heading(self) -> Text:
         return Text("The roll: choose graze and critical, then apply")
@@ -372,7 +404,8 @@ class CosmereOutcomeDialog(Dialog):
                 line.append(f", {r.damage} damage")
             yield Static(line, classes="wide-label")
             if r.outcome == "miss" and r.sensed and self.cmd.damage:
-                yield Checkbox(f"graze it (1 focus of {have}, deals the dice)", id=f"g-{r.target}", compact=True)
+                label = f"graze it: 1 focus (of {have}), {self.dice} damage"
+                yield Checkbox(label, id=f"g-{r.target}", compact=True)
         if any(r.outcome == "hit" for r in self.results):
             yield Checkbox("critical: spend an Opportunity (damage dice at their maximum)", id="critical", compact=True)
 
@@ -398,8 +431,8 @@ class WarhammerAttackDialog(_AttackBase):
     def fields(self) -> ComposeResult:
         from engine.rules.warhammer_combat import OPTIONS
 
-        yield row("Target", Choice(self._targets(), self.preset, id="target"))
-        yield Static(id="odds", classes="wide-label")
+        yield self.attacker_row()
+        yield row("Target", Choice(self._targets(), self.default_target(), id="target"))
         yield row("Weapon (for the log)", field(placeholder="hand weapon", id="weapon"))
         kinds: list[tuple[str | Text, str]] = [("melee", "melee"), ("thrown", "thrown"), ("missile", "missile")]
         yield row("Weapon kind", Choice(kinds, id="kind"))
@@ -427,7 +460,7 @@ class WarhammerAttackDialog(_AttackBase):
         if not target:
             raise FormError("Choose a target.")
         return Attack(
-            self.who,
+            self.attacker,
             target,
             weapon=self.value("weapon").strip(),
             kind=self.choice("kind"),

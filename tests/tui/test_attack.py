@@ -224,11 +224,11 @@ async def test_cosmere_reactive_strike_spends_reaction_and_focus(tmp_path: Path)
     async with app.run_test(size=(80, 24)) as pilot:
         await cosmere_turn(pilot, s, "Parshendi Warrior 1")
         before = s.state
-        # Kaladin strikes back out of turn: select him (the acting one is the warrior)
-        main = app.screen
-        assert isinstance(main, MainScreen)
-        app.push_screen(CosmereAttackDialog(cid(s, "Kaladin")))
-        await pilot.pause()
+        # Kaladin strikes back out of turn: the acting warrior is the attacker until changed
+        await pilot.press("k")
+        assert isinstance(app.screen, CosmereAttackDialog)
+        assert app.screen.query_one("#attacker").value == w1
+        app.screen.query_one("#attacker").value = cid(s, "Kaladin")
         app.screen.query_one(f"#t-{w1}").value = True
         app.screen.query_one("#use").value = "reaction"
         await fill(pilot, "modifier", "4")
