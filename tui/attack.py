@@ -570,7 +570,8 @@ class WarhammerOutcomeDialog(Dialog):
                 opts: list[tuple[str | Text, bool]] = [("sudden-death table", True), ("critical injury table", False)]
                 yield row("Minion's fate", Choice(opts, id="sudden"))
             yield row("Injury (read)", field(placeholder="what the critical table says (optional)", id="injury"))
-        yield row("Table d100 Willpower", field(placeholder="if a Willpower test comes up (optional)", id="will"))
+        if r.willpower is not None:  # a champion at 0 Wounds tests Willpower: the table may roll it
+            yield row("Table d100 Willpower", field(placeholder="empty: as rolled above", id="will"))
 
     def on_mount(self) -> None:
         self.query_one("#ok").focus()
@@ -589,7 +590,9 @@ class WarhammerOutcomeDialog(Dialog):
             if injury and sudden:
                 raise FormError("The sudden-death table gives the result itself: leave the injury empty.")
             cmd = replace(cmd, injury=injury)
-        return replace(cmd, given_willpower=parse_given(self.value("will")))
+        if self.query("#will"):
+            cmd = replace(cmd, given_willpower=parse_given(self.value("will")))
+        return cmd
 
 
 DIALOGS: dict[str, type[_AttackBase]] = {

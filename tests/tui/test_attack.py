@@ -351,3 +351,25 @@ async def test_warhammer_minion_on_sudden_death(tmp_path: Path) -> None:
         assert g.health[0].current == 0 and g.conditions  # the sudden-death result is on it
         await pilot.press("ctrl+z")
         assert s.state == before
+
+
+@sync
+async def test_d20_confused_save_at_the_end_of_the_turn_is_prompted(tmp_path: Path) -> None:
+    s = demo_session("d20", start=True)
+    who = s.state.current
+    s.apply(C.AddCondition(who, "Confused", dc=13))
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")  # the end of its turn: the save against Confused is owed
+        await pilot.pause()
+        await pilot.pause()
+        assert [d.what for d in s.state.get(who).due] == ["Confused"]
+        assert isinstance(app.screen, OwedRollDialog)
+        assert app.screen.query_one("#dc").value == "13"
+        app.screen.query_one("#ability").value = "wis"
+        await fill(pilot, "given", "19")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, MainScreen), dialog_error(pilot)
+        c = s.state.get(who)
+        assert not c.due and not c.has("Confused")
