@@ -751,11 +751,16 @@ class StartDialog(Dialog):
             "cosmere": "A d20 per combatant breaks ties of Speed. Leave blank and the app rolls it.",
             "ninephase": "Round 1 begins in phase 1; nine-phase has no initiative roll and no surprise.",
         }.get(rid, "")
-        t = span("Start the fight\n", "bold") + Text(how)
         sides = [SIDE_WORDS[k] for k, key in SIDE_KEYS.items() if self.fight.setting(key, "app") == "table"]
         if sides and rid != "ninephase":
-            t.append(f"\nThe table rolls for {' and '.join(sides)}: type their dice.", style="bold")
-        return t
+            how = how.split(". ")[0] + "."  # the app does not fill in a blank die for those sides
+            if len(sides) == 1:
+                other = "NPC" if sides[0] == "PCs" else "PC"
+                how += f" Leave a{'n' if other == 'NPC' else ''} {other}'s die blank and the app rolls it."
+            return span("Start the fight\n", "bold") + Text(how) + span(
+                f"\nThe table rolls for {' and '.join(sides)}: type their dice.", "bold"
+            )
+        return span("Start the fight\n", "bold") + Text(how)
 
     def fields(self) -> ComposeResult:
         f = self.fight
@@ -765,7 +770,8 @@ class StartDialog(Dialog):
             if rid != "ninephase":
                 widgets.append(Checkbox(Text("surprised"), id=f"surprised-{c.id}", compact=True))
                 if not (rid == "d20" and c.owner):
-                    widgets.append(field(placeholder="die rolled (optional)", id=f"init-{c.id}", number=True))
+                    hint = "the die rolled at the table" if table_rolls(f, c.id) else "die rolled (optional)"
+                    widgets.append(field(placeholder=hint, id=f"init-{c.id}", number=True))
             name = literal(c.name)
             yield Horizontal(Static(name, classes="label"), *widgets, classes="row")
 

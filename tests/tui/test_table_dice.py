@@ -238,3 +238,13 @@ async def test_the_board_shows_a_channel_and_where_it_resolves(tmp_path: Path) -
         row = next(r.text.plain for r in tracker._rows if r.cid == shaman)
         assert row[header.index(" 4 ") + 1] == "✗"
         assert any("Hex" in r.text.plain and "interrupted in phase 4" in r.text.plain for r in tracker._rows)
+        # undone, the channel survives to phase 6 and resolves there: marked done
+        s.undo()
+        for _ in range(3):
+            s.apply(C.NextTurn())
+        main_screen(pilot).refresh_fight(force=True)
+        await pilot.pause()
+        assert s.state.phase == 7
+        row = next(r.text.plain for r in tracker._rows if r.cid == shaman)
+        assert row[header.index(" 6 ") + 1] == "✓"
+        assert any("Hex" in r.text.plain and "resolved in phase 6" in r.text.plain for r in tracker._rows)
