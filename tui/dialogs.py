@@ -757,8 +757,10 @@ class StartDialog(Dialog):
             if len(sides) == 1:
                 other = "NPC" if sides[0] == "PCs" else "PC"
                 how += f" Leave a{'n' if other == 'NPC' else ''} {other}'s die blank and the app rolls it."
-            return span("Start the fight\n", "bold") + Text(how) + span(
-                f"\nThe table rolls for {' and '.join(sides)}: type their dice.", "bold"
+            return (
+                span("Start the fight\n", "bold")
+                + Text(how)
+                + span(f"\nThe table rolls for {' and '.join(sides)}: type their dice.", "bold")
             )
         return span("Start the fight\n", "bold") + Text(how)
 
