@@ -1197,7 +1197,29 @@ class TableRollsDialog(Dialog):
                 self.query_one(f"#roll-{i}", Input).focus()
                 raise FormError(f"{what}: type the dice rolled for {d.expr}.")
             given.append(C.GivenRoll(d.who, d.what, dice=dice))
-        return replace(self.cmd, rolls=tuple(given))  # type: ignore[call-arg]
+        return replace(self.cmd, rolls=self._reached(given))  # type: ignore[call-arg]
+
+    def _reached(self, given: list[C.GivenRoll]) -> tuple[C.GivenRoll, ...]:
+        """The typed rolls the command still reaches. The numbers typed can change what follows (a
+        Bleeding roll that drops the combatant leaves no Confused roll to make), and the engine
+        refuses a roll nothing asked for: keep each one only if, after those kept, it is still due."""
+        from msgspec.structs import replace
+
+        from engine import apply
+        from engine.rules.rolls import rolls_due
+
+        f = self.fight
+        kept: list[C.GivenRoll] = []
+        for g in given:
+            try:
+                apply(f, replace(self.cmd, rolls=(*kept, g)))  # type: ignore[call-arg]
+            except RuleError:
+                due = rolls_due(f, replace(self.cmd, rolls=tuple(kept)))  # type: ignore[call-arg]
+                if any(d.who == g.who and d.what.lower() == g.what.lower() for d in due):
+                    raise  # it was due: the number itself is refused (a 5 on a d4)
+                continue
+            kept.append(g)
+        return tuple(kept)
 
 
 class DiceSettingDialog(Dialog):

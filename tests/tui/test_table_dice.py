@@ -248,3 +248,32 @@ async def test_the_board_shows_a_channel_and_where_it_resolves(tmp_path: Path) -
         row = next(r.text.plain for r in tracker._rows if r.cid == shaman)
         assert row[header.index(" 6 ") + 1] == "✓"
         assert any("Hex" in r.text.plain and "resolved in phase 6" in r.text.plain for r in tracker._rows)
+
+
+@sync
+async def test_a_typed_roll_that_is_no_longer_due_is_left_out(tmp_path: Path) -> None:
+    """What the table rolls can change what follows; a roll asked for that the command no longer
+    reaches is left out rather than refused (the engine refuses rolls nothing asked for)."""
+    from engine.rules.rolls import RollDue
+
+    s = demo_session("d20", start=True)
+    f = s.state
+    nxt = f.order[(f.order.index(f.current) + 1) % len(f.order)]
+    s.apply(C.AddCondition(nxt, "Bleeding", C.Duration(), dice="1d4"))
+    due = (RollDue(nxt, "Bleeding", "1d4"), RollDue(nxt, "Confused", "1d10"))  # not Confused: not due
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(TableRollsDialog(C.NextTurn(), due))
+        await pilot.pause()
+        await type_text(pilot, "5")
+        await pilot.press("tab")
+        await type_text(pilot, "4")
+        await pilot.press("enter")
+        assert "5 is not a possible result" in dialog_error(pilot)  # a due roll's number is still checked
+        await pilot.press("shift+tab", "backspace")
+        await type_text(pilot, "3")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, TableRollsDialog), dialog_error(pilot)
+        eff = [e for e in last_events(s) if isinstance(e, EffectRolled)]
+        assert [(e.what, e.roll.total, e.roll.entered) for e in eff] == [("Bleeding", 3, True)]
