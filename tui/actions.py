@@ -37,7 +37,6 @@ ACTIONS: tuple[Action, ...] = (
         "Attack",
         "Attack",
         "The acting (or selected) combatant attacks: the chance to hit shown before the roll (d20, Cosmere, Warhammer)",
-        show=False,
     ),
     Action(
         "owed",
@@ -190,7 +189,7 @@ BY_ID = {a.id: a for a in ACTIONS}
 
 
 # the footer shows bindings in this order and as many as fit: what a GM reaches for most comes first
-FOOTER_ORDER = ("start", "next", "damage", "heal", "condition", "use", "activity", "speed", "fortune", "undo")
+FOOTER_ORDER = ("start", "next", "attack", "damage", "heal", "condition", "use", "activity", "speed", "fortune", "undo")
 FOOTER_ORDER += ("pane", "help", "add", "roll", "redo")
 
 
