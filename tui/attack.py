@@ -34,6 +34,7 @@ from tui.dialogs import (
     parse_given,
     parse_int,
     row,
+    table_rolls,
     words,
 )
 from tui.text import literal
@@ -66,6 +67,7 @@ class _AttackBase(Dialog):
 
     OK = "Roll"
     HINT = "enter or ctrl+s: roll · esc: cancel · tab: next field"
+    DICE = "given"  # the field for the attacker's own roll: required when the table rolls for its side
 
     def __init__(self, who: str, target: str = "") -> None:
         super().__init__(who)
@@ -88,7 +90,25 @@ class _AttackBase(Dialog):
         return self.choice("attacker") if self.query("#attacker") else self.who
 
     def heading(self) -> Text:
-        return Text("Attack")
+        return Text("Attack") + self.table_note(self.who)
+
+    @on(Choice.Changed, "#attacker")
+    def _attacker_changed(self) -> None:
+        # another attacker may be on the other side: the heading says whose dice the table gives
+        if self.is_mounted:
+            self.query_one("#heading", Static).update(Text("Attack") + self.table_note(self.attacker))
+
+    def require_table_dice(self) -> None:
+        """The attacker's side is rolled at the table: no roll without its die (the cursor goes there)."""
+        self.require_dice(self.attacker, "attack", self.DICE)
+
+    def action_submit(self) -> None:
+        try:
+            self.require_table_dice()
+        except FormError as exc:
+            self.show_error(str(exc))
+            return
+        super().action_submit()
 
     def compose(self) -> ComposeResult:
         # the odds sit under the fields, outside their scroll, so they stay in sight while typing
@@ -103,6 +123,9 @@ class _AttackBase(Dialog):
         self.initial_focus()
 
     def initial_focus(self) -> None:
+        if table_rolls(self.fight, self.who):
+            self.query_one(f"#{self.DICE}", Input).focus()
+            return
         first = self.query("Input")
         if first:
             first.first().focus()
@@ -207,6 +230,23 @@ class D20AttackDialog(_AttackBase):
             self.query_one(f"#{rid}").set_class(what in ("attack", "bash"), "hidden")
         self.query_one("#attack-fields").set_class(what == "bash", "hidden")
 
+    def require_table_dice(self) -> None:
+        super().require_table_dice()
+        if self.choice("what") not in ("attack", "bash") or not table_rolls(self.fight, self.attacker):
+            return
+        if self.value("damage_given").strip():
+            return
+        from engine import apply
+        from engine.rules.d20_combat import AttackRolled, D20Attack
+
+        cmd = self.build()
+        if isinstance(cmd, D20Attack) and not cmd.damage:
+            return
+        # the d20 typed decides whether damage is rolled at all: a dry run tells (the engine is pure)
+        _, events = apply(self.fight, cmd)
+        if any(isinstance(e, AttackRolled) and e.outcome != "miss" for e in events):
+            self.require_dice(self.attacker, "damage", "damage_given")
+
     def build(self) -> Command:
         from engine.rules.d20_combat import D20Attack, Grapple, ShieldBash
 
@@ -308,7 +348,7 @@ class CosmereAttackDialog(_AttackBase):
         yield row("Table damage dice", field(placeholder="each die: 6, or 3 5", id="damage_given"))
 
     def initial_focus(self) -> None:
-        if self.preset:
+        if self.preset or table_rolls(self.fight, self.who):
             super().initial_focus()
             return
         boxes = self.query(Checkbox)  # the targets come first: tick them with space, tab to move on
@@ -367,9 +407,12 @@ class CosmereAttackDialog(_AttackBase):
         from engine.rules.cosmere_combat import CosmereAttackRolled, TargetResult
 
         try:
+            self.require_table_dice()
             cmd = self.build()
             # a dry run without the choices (like outcome_preview), keeping the damage roll to show it
             _, events = apply(self.fight, replace(cmd, graze=(), critical=False))  # type: ignore[type-var]
+            if any(isinstance(e, CosmereAttackRolled) and e.damage is not None for e in events):
+                self.require_dice(self.attacker, "damage", "damage_given")  # the table rolls it too
         except (FormError, RuleError) as exc:
             self.show_error(str(exc))
             return
@@ -427,6 +470,8 @@ class CosmereOutcomeDialog(Dialog):
 
 class WarhammerAttackDialog(_AttackBase):
     """The d100 attack with the defender's choice; the critical and its prompts come after the roll."""
+
+    DICE = "given_attack"
 
     def fields(self) -> ComposeResult:
         from engine.rules.warhammer_combat import OPTIONS
@@ -524,6 +569,7 @@ class WarhammerAttackDialog(_AttackBase):
         from engine.rules.warhammer_combat import preview_attack
 
         try:
+            self.require_table_dice()
             cmd = self.build()
             report, events = preview_attack(self.fight, cmd)  # type: ignore[arg-type]
         except (FormError, RuleError) as exc:

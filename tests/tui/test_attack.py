@@ -373,3 +373,79 @@ async def test_d20_confused_save_at_the_end_of_the_turn_is_prompted(tmp_path: Pa
         assert isinstance(app.screen, MainScreen), dialog_error(pilot)
         c = s.state.get(who)
         assert not c.due and not c.has("Confused")
+
+
+# --- the table rolls -------------------------------------------------------------------------------
+
+
+@sync
+async def test_d20_attack_waits_for_the_table_dice_when_the_table_rolls_for_pcs(tmp_path: Path) -> None:
+    s = demo_session("d20", start=True, then=(C.Setting("roll_pc", "table"),))
+    app = app_on(s, tmp_path)
+    bandit = cid(s, "Bandit 1")  # AC 12
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert s.state.current == cid(s, "Brannoc")
+        before = s.state
+        await pilot.press("k")
+        dlg = app.screen
+        assert isinstance(dlg, D20AttackDialog)
+        assert "The table rolls for PCs" in str(dlg.query_one("#heading").render())
+        assert app.focused is not None and app.focused.id == "given"
+        dlg.query_one("#target").value = bandit
+        await fill(pilot, "bonus", "5")
+        await fill(pilot, "damage", "1d8")
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, D20AttackDialog)
+        assert "The table rolls for PCs" in dialog_error(pilot)
+        assert app.focused is not None and app.focused.id == "given"
+        assert s.state == before
+        await fill(pilot, "given", "15")  # 20 vs AC 12: a hit, so the damage die is the table's too
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, D20AttackDialog)
+        assert app.focused is not None and app.focused.id == "damage_given"
+        assert s.state == before
+        await fill(pilot, "damage_given", "7")
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, MainScreen), dialog_error(pilot)
+        assert of(s, "Bandit 1").health[0].current == 11 - 7
+        await pilot.press("ctrl+z")
+        assert s.state == before
+
+
+@sync
+async def test_d20_attack_by_an_npc_is_rolled_by_the_app_when_only_pcs_roll_at_the_table(tmp_path: Path) -> None:
+    s = demo_session("d20", start=True, then=(C.Setting("roll_pc", "table"),))
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        before = s.state
+        await pilot.press("k")
+        dlg = app.screen
+        assert isinstance(dlg, D20AttackDialog)
+        dlg.query_one("#attacker").value = cid(s, "Bandit 1")
+        await pilot.pause()
+        assert "table rolls" not in str(dlg.query_one("#heading").render())
+        dlg.query_one("#target").value = cid(s, "Brannoc")
+        dlg.query_one("#use").value = "none"
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, MainScreen), dialog_error(pilot)
+        assert s.state.rng != before.rng  # the app rolled the Bandit's d20 itself
+
+
+@sync
+async def test_warhammer_attack_waits_for_the_table_d100(tmp_path: Path) -> None:
+    s = demo_session("warhammer", start=True, then=(C.Setting("roll_npc", "table"),))
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wh_turn(pilot, s, "Troll")
+        before = s.state
+        await pilot.press("k")
+        dlg = app.screen
+        assert isinstance(dlg, WarhammerAttackDialog)
+        assert "The table rolls for NPCs" in str(dlg.query_one("#heading").render())
+        assert app.focused is not None and app.focused.id == "given_attack"
+        dlg.query_one("#target").value = cid(s, "Ulfberth")
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, WarhammerAttackDialog)
+        assert "The table rolls for NPCs" in dialog_error(pilot)
+        assert s.state == before
