@@ -134,7 +134,10 @@ class D20(Ruleset):
             # Exhaustion is -1 a level on every d20 roll, initiative included
             bonus = dex_mod(c.stat("dex", 10)) + c.stat("init") - X.exhaustion(c)
             dice = given.get(c.id)
-            r, rng2 = roll(f"1d20{bonus:+d}" if bonus else "1d20", rng, dice)
+            try:
+                r, rng2 = roll(f"1d20{bonus:+d}" if bonus else "1d20", rng, dice)
+            except RuleError as exc:
+                raise RuleError(f"{c.name}'s initiative: {exc}") from None
             if dice is None:
                 rng = rng2
             ev.append(E.InitiativeRolled(c.id, c.name, r.total, r))
@@ -220,6 +223,12 @@ class D20(Ruleset):
             c = f.get(cid)
             if c.economy.done:
                 continue  # moved down the order after acting: one turn a round
+            # Dodge and a readied action last until its next turn, even one it loses
+            if c.economy.ready:
+                ev.append(E.Info(f"{c.name}'s readied action lapses unused ({c.economy.ready})", cid))
+            if c.economy.ready or c.economy.dodging:
+                c = replace(c, economy=replace(c.economy, ready="", dodging=False))
+                f = put(f, c)
             if c.has("Surprised") and not c.economy.done and f.round == 1:
                 f = X.lose_turn(self, f, cid, ev, "surprised, it loses its first turn", given)
                 f = end_surprise_after_turn(f, cid, ev, "after its lost first turn")
@@ -230,8 +239,6 @@ class D20(Ruleset):
             if c.has("Stunned"):
                 f = X.lose_turn(self, f, cid, ev, "Stunned", given)
                 continue
-            if c.economy.ready:
-                ev.append(E.Info(f"{c.name}'s readied action lapses unused ({c.economy.ready})", cid))
             fresh = replace(
                 c.economy,
                 actions=1,
@@ -276,7 +283,7 @@ class D20(Ruleset):
             elif what == "move":
                 if e.move < 1:
                     raise RuleError(f"{c.name} has already moved this turn.")
-                e = replace(e, move=0, gambit=0)
+                e = replace(e, move=e.move - 1, gambit=0)  # Dash gave a second move
             elif what == "gambit":
                 if e.gambit < 1:
                     raise RuleError(

@@ -944,6 +944,9 @@ def start_effects(rs: D20, f: Fight, cid: str, ev: Events, given: GivenRolls | N
     if lost:
         return f
     c = f.get(cid)
+    if c.down:
+        # dropped by its own Bleeding or Burning: nothing left to decide this turn (no Confused d10)
+        return f
     incap = incapacitated(c)
     if incap:
         f = put(f, replace(c, economy=replace(c.economy, actions=0, bonus=0, reactions=0, gambit=0)))

@@ -56,3 +56,51 @@ def test_initiative_cannot_be_set_in_rulesets_without_one() -> None:
         f, _ = apply(f, C.AddCombatant("Ann"))
         with pytest.raises(RuleError, match="no initiative"):
             apply(f, C.SetInitiative("c1", 12))
+
+
+def test_d20_dropped_by_its_own_bleeding_rolls_no_confused_d10() -> None:
+    from engine.commands import GivenRoll
+
+    f = new_fight("d20", "bleed", 1)
+    f, _ = apply(f, C.AddCombatant("Ann", kind="pc", side="party", stats=(("hp", 2), ("dex", 18))))
+    f, _ = apply(f, C.AddCombatant("Orc", stats=(("dex", 1),)))
+    f, _ = apply(f, C.StartFight(initiative=(("c1", (1,)), ("c2", (20,)))))
+    assert f.current == "c2"
+    f, _ = apply(f, C.AddCondition("c1", "Bleeding"))
+    f, _ = apply(f, C.AddCondition("c1", "Confused"))
+    f, ev = apply(f, C.NextTurn(rolls=(GivenRoll("c1", "Bleeding", dice=(3,)),)))
+    assert f.current == "c1" and f.get("c1").hp == 0
+    texts = [getattr(e, "what", "") for e in ev]
+    assert "Bleeding" in texts and "Confused" not in texts
+
+
+def _duel():
+    f = new_fight("d20", "duel", 1)
+    f, _ = apply(f, C.AddCombatant("Ann", kind="pc", side="party", stats=(("dex", 18),)))
+    f, _ = apply(f, C.AddCombatant("Orc", stats=(("dex", 1),)))
+    f, _ = apply(f, C.StartFight(initiative=(("c1", (20,)), ("c2", (1,)))))
+    assert f.current == "c1"
+    return f
+
+
+def test_d20_dash_before_moving_gives_two_moves() -> None:
+    import pytest
+
+    from engine import RuleError
+
+    f = _duel()
+    f, _ = apply(f, C.UseAction("c1", "action", "Dash"))
+    f, _ = apply(f, C.UseAction("c1", "move"))
+    f, _ = apply(f, C.UseAction("c1", "move"))
+    with pytest.raises(RuleError, match="already moved"):
+        apply(f, C.UseAction("c1", "move"))
+
+
+def test_d20_dodge_ends_at_the_start_of_its_next_turn_even_a_lost_one() -> None:
+    f = _duel()
+    f, _ = apply(f, C.UseAction("c1", "action", "Dodge"))
+    assert f.get("c1").economy.dodging
+    f, _ = apply(f, C.NextTurn())
+    f, _ = apply(f, C.AddCondition("c1", "Stunned"))
+    f, ev = apply(f, C.NextTurn())  # Ann's round-2 turn is lost to Stunned
+    assert not f.get("c1").economy.dodging
