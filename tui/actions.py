@@ -46,6 +46,41 @@ ACTIONS: tuple[Action, ...] = (
         "Settle an owed roll",
         "A save the rules made due (concentration, Confused): roll it, enter it or waive it",
     ),
+    # the rulesets' commands with no key of their own: from the palette (tui.attack.RULES_DIALOGS)
+    Action("fall", None, "fall", "Fall", "Fall", "The selected combatant falls: 1d6 impact per 10 ft, Prone (Cosmere)"),
+    Action(
+        "terrain",
+        None,
+        "terrain",
+        "Terrain",
+        "Move into dangerous terrain",
+        "Its damage now and at the start of each turn there, until the condition is removed (Cosmere)",
+    ),
+    Action("ready", None, "ready", "Ready", "Ready an action", "Spend the action to hold another for a trigger (d20)"),
+    Action(
+        "release",
+        None,
+        "release",
+        "Release",
+        "Take the readied action",
+        "The trigger came: the readied action, spending the reaction (d20)",
+    ),
+    Action(
+        "wh_critical",
+        None,
+        "wh_critical",
+        "Critical",
+        "Roll a critical injury",
+        "A critical outside an attack: damage past 0 Wounds, a fall, a trap (Warhammer)",
+    ),
+    Action(
+        "willpower",
+        None,
+        "willpower",
+        "Willpower",
+        "Test Willpower to keep fighting",
+        "A champion at 0 Wounds without Resolve tests Willpower (Warhammer)",
+    ),
     Action(
         "temp", "t", "temp", "Temp", "Temporary health", "Give temporary health (the higher value is kept)", show=False
     ),

@@ -641,6 +641,215 @@ class WarhammerOutcomeDialog(Dialog):
         return cmd
 
 
+# --- the rulesets' other commands (from the palette) ------------------------------------------------
+
+
+class _RulesDialog(Dialog):
+    """One ruleset command for one combatant (the selected one by default); a roll in it is the
+    table's when the fight's setting says so for that combatant's side."""
+
+    TITLE = ""
+    WHO = "Who"
+
+    def heading(self) -> Text:
+        return Text(self.TITLE) + self.table_note(self.who)
+
+    def who_row(self) -> Horizontal:
+        return row(self.WHO, Choice(combatant_options(self.fight), self.who, id="who"))
+
+    @property
+    def subject(self) -> str:
+        return self.choice("who") or ""
+
+    @on(Choice.Changed, "#who")
+    def _who_changed(self) -> None:
+        if self.is_mounted:
+            self.query_one("#heading", Static).update(Text(self.TITLE) + self.table_note(self.subject))
+
+    def on_mount(self) -> None:
+        self.initial_focus()  # subclasses hook in here: Textual runs every class's on_mount
+
+    def initial_focus(self) -> None:
+        given = self.query("#given")
+        if given and table_rolls(self.fight, self.subject):
+            given.first().focus()
+            return
+        first = self.query(Input)
+        if first:
+            first.first().focus()
+        else:
+            self.query_one("#ok").focus()
+
+    def given_or_total(self, expr: str) -> tuple[tuple[int, ...] | None, int | None]:
+        """The table's dice or the total it called out (not both); one of them when the table rolls."""
+        given = parse_given(self.value("given"))
+        total = optional_int(self.value("total"), "Total", 0, 100_000) if self.query("#total") else None
+        if given is not None and total is not None:
+            raise FormError("Give the dice or the total, not both.")
+        if total is None:
+            self.require_dice(self.subject, expr, "given")
+        return given, total
+
+
+class CosmereFallDialog(_RulesDialog):
+    OK = "Fall"
+    TITLE = "A fall: 1d6 impact per full 10 ft, Prone if it hurts"
+
+    def fields(self) -> ComposeResult:
+        yield self.who_row()
+        yield row("Feet", field(placeholder="how far: 30", id="feet", number=True))
+        yield row("Table d6s (optional)", field(placeholder="one per full 10 ft: 4 2 6", id="given"))
+        yield row("Or the total", field(placeholder="the total called out (optional)", id="total", number=True))
+
+    def initial_focus(self) -> None:
+        self.query_one("#feet", Input).focus()  # the height says how many dice: it comes first
+
+    def build(self) -> Command:
+        from engine.rules.cosmere_combat import Fall
+
+        feet = parse_int(self.value("feet"), "Feet", 0, 10_000)
+        given, total = self.given_or_total(f"{feet // 10}d6" if feet >= 10 else "")
+        return Fall(self.subject, feet, given, total)
+
+
+class CosmereTerrainDialog(_RulesDialog):
+    OK = "Move in"
+    TITLE = "Into dangerous terrain: its damage now and at the start of each turn there"
+
+    def fields(self) -> ComposeResult:
+        yield self.who_row()
+        yield row("Damage dice", field(placeholder="the terrain's damage: 1d4", id="damage"))
+        yield row("Terrain (for the log)", field(placeholder="dangerous terrain", id="label"))
+        yield row("Table dice (optional)", field(placeholder="the damage dice rolled: 3", id="given"))
+        yield row("Or the total", field(placeholder="the total called out (optional)", id="total", number=True))
+
+    def initial_focus(self) -> None:
+        self.query_one("#damage", Input).focus()  # the dice to roll come before the dice rolled
+
+    def build(self) -> Command:
+        from engine.rules.cosmere_combat import EnterTerrain
+
+        damage = self.value("damage").strip()
+        if not damage:
+            raise FormError("The terrain's damage: give dice like 1d4.")
+        given, total = self.given_or_total(damage)
+        label = self.value("label").strip() or "dangerous terrain"
+        return EnterTerrain(self.subject, damage, label, given, total)
+
+
+class D20ReadyDialog(_RulesDialog):
+    OK = "Ready"
+    TITLE = "Ready an action (spends the action; taken as a reaction when the trigger comes)"
+
+    def fields(self) -> ComposeResult:
+        yield self.who_row()
+        yield row("Action held", field(placeholder="Attack, Dash, a power", id="action"))
+        yield row("Trigger", field(placeholder="when the door opens (optional)", id="trigger"))
+
+    def build(self) -> Command:
+        from engine.rules.d20_combat import Ready
+
+        action = self.value("action").strip()
+        if not action:
+            raise FormError("Ready which action? Name it.")
+        return Ready(self.subject, action, self.value("trigger").strip())
+
+
+class D20ReleaseDialog(_RulesDialog):
+    OK = "Take it"
+    TITLE = "The trigger came: take the readied action (spends the reaction)"
+
+    def fields(self) -> ComposeResult:
+        yield self.who_row()
+        yield Static(id="held", classes="wide-label")
+        yield Static(
+            Text("A readied attack is rolled from the attack dialog (k), spending 'readied (reaction)'.", style="dim"),
+            classes="wide-label",
+        )
+
+    def initial_focus(self) -> None:
+        self._show_held()
+        self.query_one("#ok").focus()
+
+    @on(Choice.Changed, "#who")
+    def _show_held(self) -> None:
+        c = self.fight.find(self.subject)
+        held = c.economy.ready if c is not None else ""
+        for w in self.query("#held"):
+            w.update(Text(f"Readied: {held}" if held else "Nothing readied."))  # type: ignore[attr-defined]
+
+    def build(self) -> Command:
+        from engine.rules.d20_combat import Release
+
+        return Release(self.subject)
+
+
+class WarhammerCriticalDialog(_RulesDialog):
+    OK = "Roll"
+    TITLE = "A critical injury outside an attack (damage past 0 Wounds, a fall, a trap)"
+
+    def fields(self) -> ComposeResult:
+        from engine.rules.warhammer_combat import LOCATIONS
+
+        yield self.who_row()
+        yield row("Location", Choice([(label, key) for key, label, _, _ in LOCATIONS], id="location"))
+        yield row("Modifier", field("0", "+5 per point of damage beyond 0 Wounds", id="modifier", number=True))
+        yield row("Armour", Checkbox("deflects it (-20 severity, the armour damaged)", id="deflect", compact=True))
+        tables: list[tuple[str | Text, Any]] = [
+            ("sudden death for minions, else injury", None),
+            ("sudden-death table", True),
+            ("critical injury table", False),
+        ]
+        yield row("Table", Choice(tables, id="sudden"))
+        yield row("Injury (read)", field(placeholder="what the critical table says (optional)", id="injury"))
+        yield row("Cause (for the log)", field(placeholder="a fall, a trap (optional)", id="source"))
+        yield row("Table d100 (optional)", field(placeholder="empty: the app rolls", id="given"))
+
+    def build(self) -> Command:
+        from engine.rules.warhammer_combat import Critical
+
+        given = parse_given(self.value("given"))
+        self.require_dice(self.subject, "d100", "given")
+        return Critical(
+            self.subject,
+            location=self.choice("location"),
+            modifier=parse_int(self.value("modifier"), "Modifier", -200, 500),
+            deflect=self.checked("deflect"),
+            sudden_death=self.choice("sudden"),
+            injury=self.value("injury").strip(),
+            given=given,
+            source=self.value("source").strip(),
+        )
+
+
+class WarhammerWillpowerDialog(_RulesDialog):
+    OK = "Test"
+    TITLE = "A champion at 0 Wounds tests Willpower to keep fighting"
+
+    def fields(self) -> ComposeResult:
+        yield self.who_row()
+        yield row("Modifier", field("0", "the rule says +0", id="modifier", number=True))
+        yield row("Table d100 (optional)", field(placeholder="empty: the app rolls", id="given"))
+
+    def build(self) -> Command:
+        from engine.rules.warhammer_combat import KeepFighting
+
+        given = parse_given(self.value("given"))
+        self.require_dice(self.subject, "d100", "given")
+        return KeepFighting(self.subject, parse_int(self.value("modifier"), "Modifier", -100, 100), given)
+
+
+# palette action -> (ruleset, dialog)
+RULES_DIALOGS: dict[str, tuple[str, type[_RulesDialog]]] = {
+    "fall": ("cosmere", CosmereFallDialog),
+    "terrain": ("cosmere", CosmereTerrainDialog),
+    "ready": ("d20", D20ReadyDialog),
+    "release": ("d20", D20ReleaseDialog),
+    "wh_critical": ("warhammer", WarhammerCriticalDialog),
+    "willpower": ("warhammer", WarhammerWillpowerDialog),
+}
+
+
 DIALOGS: dict[str, type[_AttackBase]] = {
     "d20": D20AttackDialog,
     "cosmere": CosmereAttackDialog,

@@ -42,7 +42,15 @@ RULESET_ONLY = {
     "initiative": {"d20", "warhammer"},
     "attack": {"d20", "cosmere", "warhammer"},
     "owed": {"d20"},
+    # palette-only ruleset commands (tui.attack.RULES_DIALOGS)
+    "fall": {"cosmere"},
+    "terrain": {"cosmere"},
+    "ready": {"d20"},
+    "release": {"d20"},
+    "wh_critical": {"warhammer"},
+    "willpower": {"warhammer"},
 }
+RULES_ACTIONS = {"fall", "terrain", "ready", "release", "wh_critical", "willpower"}
 NEEDS_SELECTION = {
     "damage",
     "heal",
@@ -61,6 +69,7 @@ NEEDS_SELECTION = {
 }
 CHANGES = NEEDS_SELECTION | {"start", "next", "add", "roll", "note", "end_fight", "undo", "redo", "dice_setting"}
 CHANGES |= {"attack", "owed"}
+CHANGES |= RULES_ACTIONS
 
 
 class MainScreen(Screen[None]):
@@ -309,6 +318,8 @@ class MainScreen(Screen[None]):
             return live and bool(f.current or c is not None)
         if action == "owed":
             return any(x.due for x in f.combatants)
+        if action in RULES_ACTIONS:
+            return live and bool(f.combatants)
         if action in ("speed", "take_turn"):
             return live and c is not None and not c.economy.done and f.current != c.id
         if action == "fortune":
@@ -344,6 +355,33 @@ class MainScreen(Screen[None]):
         if who and self.fight.ruleset in DIALOGS:
             self.fracas.expect_dialog()
             self.app.push_screen(DIALOGS[self.fight.ruleset](who, self.selected))  # selected: the target
+
+    def _rules_dialog(self, action: str) -> None:
+        from tui.attack import RULES_DIALOGS
+
+        rules, cls = RULES_DIALOGS[action]
+        who = self.selected or self.fight.current
+        if self.fight.ruleset == rules and self.fight.find(who) is not None:
+            self.fracas.expect_dialog()
+            self.app.push_screen(cls(who))
+
+    def action_fall(self) -> None:
+        self._rules_dialog("fall")
+
+    def action_terrain(self) -> None:
+        self._rules_dialog("terrain")
+
+    def action_ready(self) -> None:
+        self._rules_dialog("ready")
+
+    def action_release(self) -> None:
+        self._rules_dialog("release")
+
+    def action_wh_critical(self) -> None:
+        self._rules_dialog("wh_critical")
+
+    def action_willpower(self) -> None:
+        self._rules_dialog("willpower")
 
     def action_owed(self) -> None:
         self._check_owed(force=True)

@@ -7,14 +7,20 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine import commands as C
-from tests.tui.support import app_on, cid, demo_session, dialog_error, of, sync
+from tests.tui.support import app_on, cid, demo_session, dialog_error, main_screen, of, select, sync
 from tui.attack import (
     CosmereAttackDialog,
+    CosmereFallDialog,
     CosmereOutcomeDialog,
+    CosmereTerrainDialog,
     D20AttackDialog,
+    D20ReadyDialog,
+    D20ReleaseDialog,
     OwedRollDialog,
     WarhammerAttackDialog,
+    WarhammerCriticalDialog,
     WarhammerOutcomeDialog,
+    WarhammerWillpowerDialog,
 )
 from tui.main import MainScreen
 
@@ -449,3 +455,167 @@ async def test_warhammer_attack_waits_for_the_table_d100(tmp_path: Path) -> None
         assert isinstance(app.screen, WarhammerAttackDialog)
         assert "The table rolls for NPCs" in dialog_error(pilot)
         assert s.state == before
+
+
+# --- the rulesets' other commands, from the palette ------------------------------------------------
+
+
+async def palette_dialog(pilot, s, action: str, name: str):  # type: ignore[no-untyped-def]
+    """Select `name` and open the palette-only action's dialog."""
+    await select(pilot, name)
+    main = main_screen(pilot)
+    assert main.check_action(action, ())
+    await main.run_action(action)
+    await pilot.pause()
+    return pilot.app.screen
+
+
+@sync
+async def test_cosmere_fall_and_dangerous_terrain_dialogs(tmp_path: Path) -> None:
+    s = demo_session("cosmere", start=True)
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        before = s.state
+        dlg = await palette_dialog(pilot, s, "fall", "Kaladin")
+        assert isinstance(dlg, CosmereFallDialog)
+        await fill(pilot, "feet", "30")
+        await fill(pilot, "given", "4 2 6")
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, MainScreen), dialog_error(pilot)
+        k = of(s, "Kaladin")
+        assert k.health[0].current == 28 - 12 and k.has("Prone")
+        await pilot.press("ctrl+z")
+        assert s.state == before
+        # three dice for 30 ft: two are refused, with the roll named
+        await palette_dialog(pilot, s, "fall", "Kaladin")
+        await fill(pilot, "feet", "30")
+        await fill(pilot, "given", "4 2")
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, CosmereFallDialog) and dialog_error(pilot)
+        assert s.state == before
+        await pilot.press("escape")
+        dlg = await palette_dialog(pilot, s, "terrain", "Parshendi Warrior 1")
+        assert isinstance(dlg, CosmereTerrainDialog)
+        await fill(pilot, "damage", "1d4")
+        await fill(pilot, "label", "burning oil")
+        await fill(pilot, "total", "3")
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, MainScreen), dialog_error(pilot)
+        w = of(s, "Parshendi Warrior 1")
+        assert w.health[0].current == 18 - 3 and w.has("In dangerous terrain")
+        await pilot.press("ctrl+z")
+        assert s.state == before
+
+
+@sync
+async def test_cosmere_fall_waits_for_the_table_dice(tmp_path: Path) -> None:
+    s = demo_session("cosmere", start=True, then=(C.Setting("roll_pc", "table"),))
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        before = s.state
+        dlg = await palette_dialog(pilot, s, "fall", "Shallan")
+        assert "The table rolls for PCs" in str(dlg.query_one("#heading").render())
+        await fill(pilot, "feet", "20")
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, CosmereFallDialog)
+        assert "The table rolls for PCs" in dialog_error(pilot)
+        assert app.focused is not None and app.focused.id == "given"
+        assert s.state == before
+        await fill(pilot, "feet", "5")  # under 10 ft: nothing to roll, nothing to ask
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, MainScreen), dialog_error(pilot)
+        assert of(s, "Shallan").health[0].current == 20 and not of(s, "Shallan").has("Prone")
+
+
+@sync
+async def test_d20_ready_then_release(tmp_path: Path) -> None:
+    s = demo_session("d20", start=True)
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert not main_screen(pilot).check_action("fall", ())  # a Cosmere command
+        before = s.state
+        dlg = await palette_dialog(pilot, s, "ready", "Brannoc")
+        assert isinstance(dlg, D20ReadyDialog)
+        await pilot.press("ctrl+s")
+        assert "Ready which action" in dialog_error(pilot)
+        await fill(pilot, "action", "Attack")
+        await fill(pilot, "trigger", "the orc steps in")
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, MainScreen), dialog_error(pilot)
+        b = of(s, "Brannoc")
+        assert b.economy.ready == "Attack when the orc steps in" and b.economy.actions == 0
+        readied = s.state
+        dlg = await palette_dialog(pilot, s, "release", "Brannoc")
+        assert isinstance(dlg, D20ReleaseDialog)
+        assert "Attack when the orc steps in" in str(dlg.query_one("#held").render())
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, MainScreen), dialog_error(pilot)
+        b = of(s, "Brannoc")
+        assert b.economy.ready == "" and b.economy.reactions == 0
+        await pilot.press("ctrl+z")
+        assert s.state == readied
+        await pilot.press("ctrl+z")
+        assert s.state == before
+        # nothing readied now: the engine's refusal stays in the dialog
+        await palette_dialog(pilot, s, "release", "Brannoc")
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, D20ReleaseDialog)
+        assert "no readied action" in dialog_error(pilot)
+        assert s.state == before
+
+
+@sync
+async def test_warhammer_critical_on_its_own(tmp_path: Path) -> None:
+    s = demo_session("warhammer", start=True)
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        before = s.state
+        dlg = await palette_dialog(pilot, s, "wh_critical", "Goblin 1")
+        assert isinstance(dlg, WarhammerCriticalDialog)
+        dlg.query_one("#location").value = "head"
+        await fill(pilot, "modifier", "15")
+        await fill(pilot, "source", "a fall")
+        await fill(pilot, "given", "90")
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, MainScreen), dialog_error(pilot)
+        g = of(s, "Goblin 1")
+        assert g.conditions  # a minion: the sudden-death table's result is on it
+        await pilot.press("ctrl+z")
+        assert s.state == before
+        # a deflection needs armour at that location: refused, and the dialog stays
+        dlg = await palette_dialog(pilot, s, "wh_critical", "Ulfberth")
+        dlg.query_one("#deflect").value = True
+        await fill(pilot, "given", "40")
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, WarhammerCriticalDialog)
+        assert "no armour" in dialog_error(pilot)
+        assert s.state == before
+
+
+@sync
+async def test_warhammer_willpower_on_its_own(tmp_path: Path) -> None:
+    s = demo_session("warhammer", start=True)
+    troll = cid(s, "Troll")  # a champion: without Resolve, at 0 Wounds it tests Willpower (WP 20)
+    s.apply(C.SpendResource(troll, "resolve", 1))
+    s.apply(C.Damage(troll, 30))
+    s.apply(C.Setting("roll_npc", "table"))
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        before = s.state
+        dlg = await palette_dialog(pilot, s, "willpower", "Troll")
+        assert isinstance(dlg, WarhammerWillpowerDialog)
+        assert app.focused is not None and app.focused.id == "given"
+        await pilot.press("ctrl+s")
+        assert "The table rolls for NPCs" in dialog_error(pilot)
+        assert s.state == before
+        await fill(pilot, "given", "15")
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, MainScreen), dialog_error(pilot)
+        assert of(s, "Troll").has("Fighting on")
+        await pilot.press("ctrl+z")
+        assert s.state == before
+        # Ulfberth is no champion: the engine's refusal is shown
+        await palette_dialog(pilot, s, "willpower", "Ulfberth")
+        await fill(pilot, "given", "15")
+        await pilot.press("ctrl+s")
+        assert "champion" in dialog_error(pilot)
