@@ -232,6 +232,10 @@ class D20AttackDialog(_AttackBase):
 
     def require_table_dice(self) -> None:
         super().require_table_dice()
+        if self.choice("what") in ("grapple", "prone", "push"):
+            # the target rolls against it: its own side's dice
+            self.require_dice(self.choice("target") or "", "contest", "target_given")
+            return
         if self.choice("what") not in ("attack", "bash") or not table_rolls(self.fight, self.attacker):
             return
         if self.value("damage_given").strip():
@@ -564,6 +568,11 @@ class WarhammerAttackDialog(_AttackBase):
             given_damage=parse_given(self.value("given_damage")),
             given_critical=parse_given(self.value("given_critical")),
         )
+
+    def require_table_dice(self) -> None:
+        super().require_table_dice()
+        if self.choice("defence"):  # the defender's test is rolled by its own side
+            self.require_dice(self.choice("target") or "", "defence", "given_defence")
 
     def action_submit(self) -> None:
         from engine.rules.warhammer_combat import preview_attack

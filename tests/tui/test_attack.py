@@ -619,3 +619,62 @@ async def test_warhammer_willpower_on_its_own(tmp_path: Path) -> None:
         await fill(pilot, "given", "15")
         await pilot.press("ctrl+s")
         assert "champion" in dialog_error(pilot)
+
+
+@sync
+async def test_warhammer_parry_waits_for_the_defenders_table_d100(tmp_path: Path) -> None:
+    s = demo_session("warhammer", start=True, then=(C.Setting("roll_npc", "table"),))
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wh_turn(pilot, s, "Ulfberth")
+        before = s.state
+        await pilot.press("k")
+        dlg = app.screen
+        assert isinstance(dlg, WarhammerAttackDialog)
+        assert "table rolls" not in str(dlg.query_one("#heading").render())  # a PC attacks
+        dlg.query_one("#target").value = cid(s, "Troll")
+        await pilot.pause()
+        dlg.query_one("#defence").value = "parry"
+        await pilot.pause()
+        await fill(pilot, "given_attack", "34")
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, WarhammerAttackDialog)
+        assert "The table rolls for NPCs" in dialog_error(pilot)
+        assert app.focused is not None and app.focused.id == "given_defence"
+        await fill(pilot, "given_defence", "12")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, WarhammerOutcomeDialog), dialog_error(pilot)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, MainScreen), dialog_error(pilot)
+        assert of(s, "Troll").health[0].current == 30  # parried
+        await pilot.press("ctrl+z")
+        assert s.state == before
+
+
+@sync
+async def test_d20_grapple_waits_for_the_targets_table_d20(tmp_path: Path) -> None:
+    s = demo_session("d20", start=True, then=(C.Setting("roll_npc", "table"),))
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        before = s.state
+        await pilot.press("k")
+        dlg = app.screen
+        assert isinstance(dlg, D20AttackDialog)
+        dlg.query_one("#target").value = cid(s, "Bandit 1")
+        dlg.query_one("#what").value = "grapple"
+        await pilot.pause()
+        await fill(pilot, "given", "15")
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, D20AttackDialog)
+        assert "The table rolls for NPCs" in dialog_error(pilot)
+        assert app.focused is not None and app.focused.id == "target_given"
+        assert s.state == before
+        await fill(pilot, "given", "18")
+        await fill(pilot, "target_given", "3")
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, MainScreen), dialog_error(pilot)
+        assert of(s, "Bandit 1").has("Grappled")  # 18 against 3
+        await pilot.press("ctrl+z")
+        assert s.state == before
