@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 
-.PHONY: run test bench lint soak clean
+.PHONY: run test bench lint soak clean bytecode
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -18,7 +18,12 @@ $(STAMP_TEST): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@ $(STAMP_RUN)
 
-run: $(STAMP_RUN)
+# compiled once here, so start-up does not compile the app's modules each time, even where the
+# environment says PYTHONDONTWRITEBYTECODE (compileall skips files that are up to date)
+bytecode: | $(BIN)/python
+	@$(BIN)/python -m compileall -q -j 0 engine saves tui themes benchmarks
+
+run: $(STAMP_RUN) bytecode
 	$(BIN)/fracas demo $(or $(RULES),d20)
 
 test: $(STAMP_TEST)
@@ -27,7 +32,7 @@ test: $(STAMP_TEST)
 soak: $(STAMP_TEST)
 	FRACAS_SOAK=1 $(BIN)/python -m pytest -m soak -p no:cacheprovider tests
 
-bench: $(STAMP_TEST)
+bench: $(STAMP_TEST) bytecode
 	$(BIN)/python -m benchmarks
 
 lint: $(STAMP_TEST)
