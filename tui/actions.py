@@ -32,7 +32,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("heal", "h", "heal", "Heal", "Heal", "Heal the selected combatant"),
     Action(
         "attack",
-        "k",
+        "w",
         "attack",
         "Attack",
         "Attack",

@@ -1,4 +1,4 @@
-"""The attack dialogs (key `k`) of each ruleset, and the prompt for rolls the table owes.
+"""The attack dialogs (key `w`) of each ruleset, and the prompt for rolls the table owes.
 
 Each attack is ONE engine command, so one undo takes all of it back. The chance to hit is worked
 out by the engine's own preview helpers from the fields as they stand and shown before anything is

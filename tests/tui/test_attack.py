@@ -45,7 +45,7 @@ async def test_d20_attack_shows_the_chance_then_hits_and_undo_takes_it_all_back(
     bandit = cid(s, "Bandit 1")  # AC 12
     async with app.run_test(size=(80, 24)) as pilot:
         before = s.state
-        await pilot.press("k")
+        await pilot.press("w")
         assert isinstance(app.screen, D20AttackDialog)
         app.screen.query_one("#target").value = bandit
         await fill(pilot, "bonus", "5")
@@ -78,7 +78,7 @@ async def test_d20_refused_attack_stays_in_the_dialog(tmp_path: Path) -> None:
     s = demo_session("d20", start=True)
     app = app_on(s, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("k")
+        await pilot.press("w")
         app.screen.query_one("#target").value = cid(s, "Bandit 1")
         app.screen.query_one("#kind").value = "ranged"
         app.screen.query_one("#flanking").value = True
@@ -99,7 +99,7 @@ async def test_d20_concentration_save_is_prompted_for_a_bleeding_caster(tmp_path
     s.apply(C.AddCondition(ysolde, "Bleeding"))
     app = app_on(s, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("k")
+        await pilot.press("w")
         app.screen.query_one("#target").value = ysolde
         await fill(pilot, "bonus", "4")
         await fill(pilot, "damage", "2d6")
@@ -174,7 +174,7 @@ async def test_cosmere_graze_and_critical_in_one_command(tmp_path: Path) -> None
     async with app.run_test(size=(80, 24)) as pilot:
         await cosmere_turn(pilot, s, "Kaladin")
         before = s.state
-        await pilot.press("k")
+        await pilot.press("w")
         assert isinstance(app.screen, CosmereAttackDialog)
         app.screen.query_one(f"#t-{w1}").value = True
         await fill(pilot, "modifier", "4")
@@ -202,7 +202,7 @@ async def test_cosmere_graze_and_critical_in_one_command(tmp_path: Path) -> None
         await pilot.press("ctrl+z")
         assert s.state == before
         # now a miss on one, grazed for 1 focus
-        await pilot.press("k")
+        await pilot.press("w")
         app.screen.query_one(f"#t-{w1}").value = True
         await fill(pilot, "modifier", "4")
         await fill(pilot, "damage", "1d8")
@@ -231,7 +231,7 @@ async def test_cosmere_reactive_strike_spends_reaction_and_focus(tmp_path: Path)
         await cosmere_turn(pilot, s, "Parshendi Warrior 1")
         before = s.state
         # Kaladin strikes back out of turn: the acting warrior is the attacker until changed
-        await pilot.press("k")
+        await pilot.press("w")
         assert isinstance(app.screen, CosmereAttackDialog)
         assert app.screen.query_one("#attacker").value == w1
         app.screen.query_one("#attacker").value = cid(s, "Kaladin")
@@ -275,7 +275,7 @@ async def test_warhammer_parried_hit(tmp_path: Path) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await wh_turn(pilot, s, "Ulfberth")
         before = s.state
-        await pilot.press("k")
+        await pilot.press("w")
         assert isinstance(app.screen, WarhammerAttackDialog)
         app.screen.query_one("#target").value = troll
         await pilot.pause()
@@ -309,7 +309,7 @@ async def test_warhammer_critical_at_zero_wounds_with_deflection(tmp_path: Path)
     async with app.run_test(size=(80, 24)) as pilot:
         await wh_turn(pilot, s, "Troll")
         before = s.state
-        await pilot.press("k")
+        await pilot.press("w")
         app.screen.query_one("#target").value = ulf
         await fill(pilot, "damage", "6")
         await fill(pilot, "given_attack", "13")  # a hit, reversed 31: the body
@@ -339,7 +339,7 @@ async def test_warhammer_minion_on_sudden_death(tmp_path: Path) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await wh_turn(pilot, s, "Ulfberth")
         before = s.state
-        await pilot.press("k")
+        await pilot.press("w")
         app.screen.query_one("#target").value = gob
         await fill(pilot, "damage", "8")
         await fill(pilot, "given_attack", "21")  # hit, reversed 12: the head
@@ -392,7 +392,7 @@ async def test_d20_attack_waits_for_the_table_dice_when_the_table_rolls_for_pcs(
     async with app.run_test(size=(80, 24)) as pilot:
         assert s.state.current == cid(s, "Brannoc")
         before = s.state
-        await pilot.press("k")
+        await pilot.press("w")
         dlg = app.screen
         assert isinstance(dlg, D20AttackDialog)
         assert "The table rolls for PCs" in str(dlg.query_one("#heading").render())
@@ -424,7 +424,7 @@ async def test_d20_attack_by_an_npc_is_rolled_by_the_app_when_only_pcs_roll_at_t
     app = app_on(s, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         before = s.state
-        await pilot.press("k")
+        await pilot.press("w")
         dlg = app.screen
         assert isinstance(dlg, D20AttackDialog)
         dlg.query_one("#attacker").value = cid(s, "Bandit 1")
@@ -445,7 +445,7 @@ async def test_warhammer_attack_waits_for_the_table_d100(tmp_path: Path) -> None
     async with app.run_test(size=(80, 24)) as pilot:
         await wh_turn(pilot, s, "Troll")
         before = s.state
-        await pilot.press("k")
+        await pilot.press("w")
         dlg = app.screen
         assert isinstance(dlg, WarhammerAttackDialog)
         assert "The table rolls for NPCs" in str(dlg.query_one("#heading").render())
@@ -628,7 +628,7 @@ async def test_warhammer_parry_waits_for_the_defenders_table_d100(tmp_path: Path
     async with app.run_test(size=(80, 24)) as pilot:
         await wh_turn(pilot, s, "Ulfberth")
         before = s.state
-        await pilot.press("k")
+        await pilot.press("w")
         dlg = app.screen
         assert isinstance(dlg, WarhammerAttackDialog)
         assert "table rolls" not in str(dlg.query_one("#heading").render())  # a PC attacks
@@ -659,7 +659,7 @@ async def test_d20_grapple_waits_for_the_targets_table_d20(tmp_path: Path) -> No
     app = app_on(s, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         before = s.state
-        await pilot.press("k")
+        await pilot.press("w")
         dlg = app.screen
         assert isinstance(dlg, D20AttackDialog)
         dlg.query_one("#target").value = cid(s, "Bandit 1")
