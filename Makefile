@@ -30,7 +30,7 @@ test: $(STAMP_TEST)
 	$(BIN)/python -m pytest
 
 soak: $(STAMP_TEST)
-	FRACAS_SOAK=1 $(BIN)/python -m pytest -m soak -p no:cacheprovider tests
+	FRACAS_SOAK=1 $(BIN)/python -m pytest -m soak -s -p no:cacheprovider tests
 
 bench: $(STAMP_TEST) bytecode
 	$(BIN)/python -m benchmarks
