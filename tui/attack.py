@@ -66,7 +66,7 @@ class _AttackBase(Dialog):
     """Shared by the three attack dialogs: the odds line follows every change of a field."""
 
     OK = "Roll"
-    HINT = "enter or ctrl+s: roll · esc: cancel · tab: next field"
+    HINT = "ctrl+s (or enter in a text field): roll · esc: cancel · tab: next field"
     DICE = "given"  # the field for the attacker's own roll: required when the table rolls for its side
 
     def __init__(self, who: str, target: str = "") -> None:

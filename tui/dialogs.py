@@ -226,7 +226,7 @@ class Dialog(ModalScreen[None]):
         Binding("enter", "submit", "Apply", show=False, id="dialog_enter"),
     ]
     OK = "Apply"
-    HINT = "enter or ctrl+s: apply · esc: cancel · tab: next field"
+    HINT = "ctrl+s (or enter in a text field): apply · esc: cancel · tab: next field"
     ANNOUNCE = True  # say what happened in a notification (the log may be hidden on a small screen)
 
     def __init__(self, who: str = "") -> None:
