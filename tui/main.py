@@ -92,7 +92,13 @@ class MainScreen(Screen[None]):
     @property
     def selected(self) -> str:
         """The combatant under the tracker's cursor: read at the moment a key acts on it."""
-        return self.query_one(Tracker).selected if self._ready else ""
+        if not self._ready:
+            return ""
+        tracker = self.__dict__.get("_tracker_widget")
+        if tracker is None:
+            # asked for on every binding check: find the widget once, not with a DOM query each time
+            tracker = self.__dict__["_tracker_widget"] = self.query_one(Tracker)
+        return tracker.selected
 
     @property
     def fracas(self) -> FracasApp:
