@@ -169,6 +169,7 @@ async def _keypress(samples: int) -> tuple[list[float], list[float]]:
     from engine import new_fight
     from saves.session import Session
     from tui.app import make_app
+    from tui.main import MainScreen
 
     s = Session.memory(new_fight("d20", "Benchmark", 1))
     for i in range(2):
@@ -177,6 +178,7 @@ async def _keypress(samples: int) -> tuple[list[float], list[float]]:
     with tempfile.TemporaryDirectory() as tmp:
         app = make_app(s, config_path=Path(tmp) / "config.toml")
         frames: list[float] = []
+        last_frame = [0.0]  # when any frame was last painted
         before = [s.state]  # the state before the timed key: a frame only counts once it has changed
         async with app.run_test(size=(160, 48)) as pilot:
             display = app._display
@@ -185,7 +187,10 @@ async def _keypress(samples: int) -> tuple[list[float], list[float]]:
                 if renderable is not None and hasattr(renderable, "render_segments"):
                     renderable.render_segments(app.console)  # build the terminal output as a tty would
                 display(screen, renderable)
-                if s.state is not before[0]:
+                last_frame[0] = time.perf_counter()
+                # a frame counts once the change is in the state and it is the main screen's (not
+                # the closing dialog's)
+                if s.state is not before[0] and isinstance(screen, MainScreen):
                     frames.append(time.perf_counter())
 
             app._display = spy  # type: ignore[method-assign]
@@ -193,7 +198,12 @@ async def _keypress(samples: int) -> tuple[list[float], list[float]]:
             await asyncio.sleep(1.0)  # as a GM would: the app settles (and tidies its memory) first
 
             async def timed(key: str, char: str | None) -> float:
-                await asyncio.sleep(0.05)  # let the previous frame settle
+                # a key pressed on a quiet app: the previous key's after-work (a toast, the dialog's
+                # teardown) has painted its last frame 0.1 s ago
+                await asyncio.sleep(0.05)
+                quiet = time.perf_counter() + 2
+                while time.perf_counter() - last_frame[0] < 0.1 and time.perf_counter() < quiet:
+                    await asyncio.sleep(0.01)
                 before[0] = s.state
                 frames.clear()
                 event = events.Key(key, char)

@@ -561,14 +561,35 @@ class KeyBar(Widget):
         super().__init__()
         self._order = {bid: i for i, bid in enumerate(order)}  # binding ids, most wanted first
         self._spots: list[tuple[int, int, str]] = []  # (start, end, key) for clicks
+        self._text: Text | None = None  # what is on screen
 
     def on_mount(self) -> None:
-        self.screen.bindings_updated_signal.subscribe(self, lambda _screen: self.refresh())
+        self.screen.bindings_updated_signal.subscribe(self, lambda _screen: self._bindings_changed())
+
+    def _bindings_changed(self) -> None:
+        # the signal comes on every return from a dialog, mostly with the same keys: a repaint of
+        # the footer then costs more than working its text out again
+        text = self._build()
+        if text != self._text:
+            self._text = text
+            self.refresh()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._text = None
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._text = None
 
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
 
     def render(self) -> Text:
+        if self._text is None:
+            self._text = self._build()
+        return self._text
+
+    def _build(self) -> Text:
         app = self.app
         key_style = self.get_component_rich_style("keybar--key", partial=True)
         off_style = self.get_component_rich_style("keybar--disabled", partial=True)
