@@ -77,8 +77,17 @@ class _AttackBase(Dialog):
         return combatant_options(self.fight)
 
     def default_target(self) -> str:
-        """The combatant selected in the tracker, else the first one that is not the attacker."""
-        return self.preset or next((c.id for c in self.fight.combatants if c.id != self.who), "")
+        """The combatant selected in the tracker; else the first one standing on another side than the
+        attacker's (a PC's turn usually means an attack on an enemy); else the first other one."""
+        if self.preset:
+            return self.preset
+        me = self.fight.find(self.who)
+        others = [c for c in self.fight.combatants if c.id != self.who]
+        if me is not None:
+            foe = next((c for c in others if c.side != me.side and not c.down), None)
+            if foe is not None:
+                return foe.id
+        return others[0].id if others else ""
 
     def attacker_row(self) -> Horizontal:
         """The acting combatant by default; another one for a reaction (an opportunity attack,
@@ -125,6 +134,10 @@ class _AttackBase(Dialog):
     def initial_focus(self) -> None:
         if table_rolls(self.fight, self.who):
             self.query_one(f"#{self.DICE}", Input).focus()
+            return
+        if not self.preset and self.query("#target"):
+            # no one was picked in the tracker: choosing the target (left/right) comes first
+            self.query_one("#target", Choice).focus()
             return
         first = self.query("Input")
         if first:

@@ -1,4 +1,4 @@
-"""The attack dialogs (key k) of d20, Cosmere and Warhammer, and the owed-roll prompt, driven by keys;
+"""The attack dialogs (key w) of d20, Cosmere and Warhammer, and the owed-roll prompt, driven by keys;
 every assertion is on the engine state the dialog produced. One attack is one command: one ctrl+z
 takes all of it back."""
 
@@ -71,6 +71,22 @@ async def test_d20_attack_shows_the_chance_then_hits_and_undo_takes_it_all_back(
         assert of(s, "Brannoc").economy.actions == 0  # the Attack action is spent
         await pilot.press("ctrl+z")
         assert s.state == before
+
+
+@sync
+async def test_attack_with_no_one_picked_targets_the_first_standing_foe_and_arrows_change_it(tmp_path: Path) -> None:
+    s = demo_session("d20", start=True)
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        attacker = s.state.get(s.state.current)
+        foes = [c.id for c in s.state.combatants if c.side != attacker.side and not c.down]
+        await pilot.press("w")
+        assert isinstance(app.screen, D20AttackDialog)
+        target = app.screen.query_one("#target")
+        assert target.value == foes[0]
+        assert app.screen.focused is target  # the target is picked first, with left/right
+        await pilot.press("right")
+        assert target.value != foes[0]
 
 
 @sync
