@@ -16,10 +16,11 @@ from engine import events as E
 from engine.errors import RuleError
 from engine.rules import ninephase_catalog as K
 from engine.rules.base import Events, Handler, Ruleset, StatSpec, expire_at, register
-from engine.state import ActivitySpec, Channel, Combatant, Economy, Fight, PhaseUse, Pool, put
+from engine.state import ActivitySpec, Channel, Combatant, Economy, Fight, PhaseUse, Pool, put, set_pool
 
 ACTIONS = 3
 PHASES = 9
+HEALTH = ("hp", "grit")
 
 CONDITIONS: dict[str, str] = {}
 
@@ -41,6 +42,26 @@ def _close_channels(c: Combatant, phase: int) -> Combatant:
     )
 
 
+def _pools(stats: tuple[tuple[str, int], ...], old: tuple[Pool, ...]) -> tuple[Pool, ...]:
+    """The resource pools of the stats other than the two health tracks (keys in lower case, as
+    `spend` looks them up; a stat of 0 or less gives none). What was already spent stays spent when
+    a stat is edited."""
+    wanted: dict[str, int] = {}
+    for key, value in stats:
+        wanted[key.lower()] = value  # "Slot3" then "slot3": the later one counts
+    pools: list[Pool] = []
+    for k, value in wanted.items():
+        if k in HEALTH or value <= 0:
+            continue
+        was = next((p for p in old if p.key == k), None)
+        if was is None:
+            pools.append(Pool(k, value, value))
+        else:
+            spent = was.max - was.current
+            pools.append(Pool(k, max(value - spent, min(was.current, value), 0), value))
+    return tuple(pools)
+
+
 @register
 class NinePhase(Ruleset):
     id = "ninephase"
@@ -60,6 +81,15 @@ class NinePhase(Ruleset):
     def health(self, stats: tuple[tuple[str, int], ...]) -> tuple[Pool, ...]:
         s = dict(stats)
         return (Pool("hp", s.get("hp", 10), s.get("hp", 10)), Pool("grit", s.get("grit", 5), s.get("grit", 5)))
+
+    def resources(self, stats: tuple[tuple[str, int], ...], cmd: C.AddCombatant) -> tuple[Pool, ...]:
+        """Every number besides Hit Points and Grit is something the GM counts down (spell slots and
+        the like): a pool that `spend` and an activity's `resource` draw on."""
+        return _pools(stats, ())
+
+    def restat(self, c: Combatant, stats: tuple[tuple[str, int], ...]) -> Combatant:
+        c = super().restat(c, stats)
+        return replace(c, resources=_pools(stats, c.resources))
 
     def fresh_economy(self) -> Economy:
         return _fresh()
@@ -151,12 +181,24 @@ class NinePhase(Ruleset):
             if cmd.speed is not None:
                 raise RuleError(f"{spec.name} does not depend on a weapon's Speed Factor.")
             earliest = spec.phase
-        return self.perform(f, cmd.who, spec, earliest, ev)
+        if not cmd.resource.strip():
+            if cmd.amount != 1:
+                raise RuleError("An amount to spend needs the resource it is spent from.")
+            return self.perform(f, cmd.who, spec, earliest, ev)
+        return self.perform(f, cmd.who, spec, earliest, ev, (cmd.resource.strip().lower(), cmd.amount))
 
     def perform(
-        self, f: Fight, who: str, spec: ActivitySpec, earliest: int | None, ev: Events
+        self,
+        f: Fight,
+        who: str,
+        spec: ActivitySpec,
+        earliest: int | None,
+        ev: Events,
+        spend: tuple[str, int] | None = None,
     ) -> Fight:
-        """Act or react in the current phase: every rule of the text checked before anything changes."""
+        """Act or react in the current phase: every rule of the text checked before anything changes.
+
+        `spend`: (resource key, amount) used to begin the activity, spent with its actions."""
         if not f.started or f.ended:
             raise RuleError("The fight is not under way.")
         c = f.get(who)
@@ -189,6 +231,19 @@ class NinePhase(Ruleset):
                 f"A {spec.cost}-action channel begun in phase {p} would resolve in phase "
                 f"{p + spec.cost}, after the round ends."
             )
+        pool = None
+        if spend is not None:
+            key, much = spend
+            pool = next((x for x in c.resources if x.key == key), None)
+            if pool is None:
+                have = ", ".join(x.key for x in c.resources) or "none"
+                raise RuleError(f"{c.name} has no '{key}' to spend on {name} (it has: {have}).")
+            if not 1 <= much <= 1_000_000:
+                raise RuleError(f"Spend at least 1 {key} on {name}, not {much}.")
+            if pool.current < much:
+                raise RuleError(f"{name} needs {much} {key} and {c.name} has {pool.current} left.")
+            pool = replace(pool, current=pool.current - much)
+            c = replace(c, resources=set_pool(c.resources, pool))
         e = replace(
             e,
             actions=e.actions - spec.cost,
@@ -207,6 +262,8 @@ class NinePhase(Ruleset):
         if master:
             kind = "Master Reaction" if spec.reaction else f"Master Action, {kind}"
         ev.append(E.ActionUsed(c.id, c.name, kind, name, self.describe_economy(c)))
+        if spend is not None and pool is not None:
+            ev.append(E.ResourceChanged(c.id, c.name, pool.key, -spend[1], pool.current))
         if channel:
             ev.append(E.ChannelBegun(c.id, c.name, name, p, p + spec.cost))
             if spec.cost == 0:

@@ -45,10 +45,14 @@ def _row(f: Fight, c: Combatant) -> BoardRow:
             cells[u.phase - 1].append(BoardItem("act" if u.kind == "act" else "react", u.activity))
     for ch in c.channels:
         last = ch.at if ch.status == "interrupted" else ch.end
-        for p in range(ch.start, min(last, PHASES) + 1):
+        for p in range(max(ch.start, 1), min(last, PHASES) + 1):
             if p == ch.start and ch.start != ch.end:
-                item = BoardItem("begin", f"begins {ch.activity} (resolves in phase {ch.end})")
-            elif ch.status == "interrupted" and p == ch.at:
+                cells[p - 1].append(BoardItem("begin", f"begins {ch.activity} (resolves in phase {ch.end})"))
+                if ch.status == "interrupted" and p == ch.at:
+                    # stopped in its starting phase (a reaction that says so): both show there
+                    cells[p - 1].append(BoardItem("interrupted", f"{ch.activity} interrupted"))
+                continue
+            if ch.status == "interrupted" and p == ch.at:
                 item = BoardItem("interrupted", f"{ch.activity} interrupted")
             elif p == ch.end:
                 item = BoardItem("resolves", f"{ch.activity} resolves")

@@ -119,11 +119,16 @@ class DoActivity(Command, tag="do_activity"):
     """Act (or react) in the current phase with a catalog activity.
 
     speed: the Speed Factor of the weapon used, for activities whose phase is "Weapon".
+    resource, amount: a resource spent to begin it (a spell slot, ...), taken from the combatant's
+    pool of that name when it acts; it stays spent whatever happens to the activity (a channel
+    interrupted loses it).
     """
 
     who: str
     name: str
     speed: int | None = None
+    resource: str = ""
+    amount: int = 1
 
 
 class StopChannel(Command, tag="stop_channel"):
