@@ -260,7 +260,8 @@ class NinePhase(Ruleset):
         if spec.reaction and spec.cost:
             kind = f"reaction, {spec.cost} action{'s' if spec.cost != 1 else ''}"
         if master:
-            kind = "Master Reaction" if spec.reaction else f"Master Action, {kind}"
+            # a Master Reaction that its rules make cost actions says so, like any other reaction
+            kind = ("Master " + kind[0].upper() + kind[1:]) if spec.reaction else f"Master Action, {kind}"
         ev.append(E.ActionUsed(c.id, c.name, kind, name, self.describe_economy(c)))
         if spend is not None and pool is not None:
             ev.append(E.ResourceChanged(c.id, c.name, pool.key, -spend[1], pool.current))

@@ -167,7 +167,7 @@ def test_a_master_action_costs_its_listed_actions_and_leaves_the_rest():
 def test_a_master_reaction_can_spend_actions_when_its_rules_say_so():
     f = to_phase(fight("Aldric"), 4)
     f, log = play(f, C.Activity("c1", "Riposte", cost=1, reaction=True, master=True))
-    assert log[0] == "Aldric uses Riposte (Master Reaction); A2 R0 m"
+    assert log[0] == "Aldric uses Riposte (Master Reaction, 1 action); A2 R0 m"
     f = to_phase(f, 5)
     refused(f, C.Activity("c1", "Lunge", master=True), "Master Action this round")
 
