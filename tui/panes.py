@@ -153,7 +153,15 @@ def sheet_text(f: Fight, rs: Ruleset, c: Combatant | None, st: Styles = PLAIN) -
             t.append(")")
     used = c.economy.used
     if used:
-        t.append("\nUsed: ", style=st["header"])
+        # the list is cleared when its turn (nine-phase: the round) begins; off its turn it is what
+        # it spent since its last turn began, not this round's
+        if rs.id == "ninephase":
+            label = "Used this round: "
+        elif f.current == c.id:
+            label = "Used this turn: "
+        else:
+            label = "Used since its last turn began: "
+        t.append("\n" + label, style=st["header"])
         for i, u in enumerate(used):
             if i:
                 t.append(", ")
