@@ -24,6 +24,7 @@ from engine.rules.base import (
     end_surprise_after_turn,
     finish_turn,
     register,
+    skip_turn,
 )
 from engine.rules.rolls import GivenRolls
 from engine.state import Combatant, Condition, Duration, Economy, Fight, Pool, put
@@ -35,9 +36,23 @@ CONDITIONS = {
     "Slowed": "Movement costs double (entering a square needs 10 feet of movement left).",
     "Prone": "Knocked down (for example after taking falling damage); flying creatures fall.",
     "Braced": "Braced within 5 ft of cover: attacks against it take a disadvantage.",
-    "Squeezing": "Squeezing into a smaller space: Slowed, and attacks against it gain an advantage.",
+    "Squeezing": "Squeezing into a smaller space: Slowed while it lasts, and attacks against it gain an advantage.",
     "In dangerous terrain": "Takes the terrain's damage on moving in and at the start of each turn there.",
 }
+
+SQUEEZED = "while squeezing"  # the note on the Slowed that Squeezing brings (and takes away again)
+ANY_READIED = "an action"  # what a plain "Ready" holds: whichever action the GM names when it goes off
+
+
+def readied(label: str) -> str | None:
+    """The action that an action named "Ready", "Ready: Strike" or "Ready Strike" holds; None for any
+    other action."""
+    low = label.lower()
+    if low == "ready":
+        return ANY_READIED
+    if low.startswith(("ready:", "ready ")):
+        return label[6:].strip() or ANY_READIED
+    return None
 
 
 def _phase_of(c: Combatant, speed: str) -> int:
@@ -82,6 +97,7 @@ class Cosmere(Ruleset):
             X.CosmereAttack: lambda f, cmd, ev: X.attack(self, f, cmd, ev),
             X.Fall: lambda f, cmd, ev: X.fall(self, f, cmd, ev),
             X.EnterTerrain: lambda f, cmd, ev: X.enter_terrain(self, f, cmd, ev),
+            X.Grant: lambda f, cmd, ev: X.grant(self, f, cmd, ev),
         }
 
     # --- fight flow ---------------------------------------------------------------------------
@@ -90,7 +106,8 @@ class Cosmere(Ruleset):
         given = dict(cmd.initiative)
         rng = f.rng
         cs = []
-        surprised = set(cmd.surprised)
+        # Surprised given with the start, or added by hand before it: no reaction either way
+        surprised = set(cmd.surprised) | {c.id for c in f.combatants if c.has("Surprised")}
         for c in f.combatants:
             # the d20 only breaks ties of Speed within a phase; it is rolled once, at the start
             r, rng2 = roll("1d20", rng, given.get(c.id))
@@ -117,7 +134,8 @@ class Cosmere(Ruleset):
         out = []
         for c in f.combatants:
             e = c.economy
-            if e.done or c.id == f.current:
+            # a combatant down at 0 health is not offered a turn (the GM can still start it by hand)
+            if e.done or c.id == f.current or c.down:
                 continue
             # a boss's fast turn comes unasked; after it, its speed reads "slow"
             if phase in (0, 1) and e.speed != "fast" and not (e.speed == "" and X.is_boss(c)):
@@ -159,7 +177,7 @@ class Cosmere(Ruleset):
         return f
 
     def _undecided_pcs(self, f: Fight) -> bool:
-        return any(c.kind == "pc" and not c.economy.done and not c.economy.speed for c in f.combatants)
+        return any(c.kind == "pc" and not c.economy.done and not c.economy.speed and not c.down for c in f.combatants)
 
     def _end_turn(self, f: Fight, ev: Events) -> Fight:
         c = f.get(f.current)
@@ -177,7 +195,21 @@ class Cosmere(Ruleset):
         f = put(f, replace(c, economy=econ))
         return end_surprise_after_turn(f, cid, ev, "after its first turn")
 
+    def _skip_down(self, f: Fight, ev: Events, kinds: tuple[str, ...]) -> Fight:
+        """The last phase a combatant could act in is over and it is down without having acted: its
+        turn passes (durations that watch its turn tick, Surprised ends)."""
+        for c in f.combatants:
+            if c.kind in kinds and c.down and not c.economy.done and c.id != f.current:
+                f = skip_turn(f, c.id, ev, "down at 0 health: no turn this round")
+                c = f.get(c.id)
+                f = put(f, replace(c, economy=replace(c.economy, done=True, actions=0, used=())))
+                f = end_surprise_after_turn(f, c.id, ev, "its first turn passed")
+        return f
+
     def _next_phase(self, f: Fight, ev: Events) -> Fight:
+        if f.phase >= 2:
+            # the slow PC phase is the last one a PC can act in; the slow NPC phase ends the round
+            f = self._skip_down(f, ev, ("pc",) if f.phase == 2 else ("pc", "npc"))
         if f.phase < 3:
             f = replace(f, phase=f.phase + 1)
             ev.append(E.PhaseStarted(f.round, f.phase, PHASES[f.phase]))
@@ -185,23 +217,22 @@ class Cosmere(Ruleset):
         f = replace(f, round=f.round + 1, phase=0)
         f = replace(
             f,
-            combatants=tuple(
-                replace(c, economy=replace(c.economy, done=False, speed="")) for c in f.combatants
-            ),
+            combatants=tuple(replace(c, economy=replace(c.economy, done=False, speed="")) for c in f.combatants),
         )
         ev.append(E.RoundStarted(f.round))
         ev.append(E.PhaseStarted(f.round, 0, PHASES[0]))
         return f
 
-    def _begin(
-        self, f: Fight, c: Combatant, ev: Events, speed: str = "", given: GivenRolls | None = None
-    ) -> Fight:
+    def _begin(self, f: Fight, c: Combatant, ev: Events, speed: str = "", given: GivenRolls | None = None) -> Fight:
         speed = speed or c.economy.speed or ("fast" if f.phase in (0, 1) else "slow")
         if f.phase >= 2:
             speed = "slow"
         actions = 2 if speed == "fast" else 3
+        if c.economy.ready:
+            # decision: a readied action waits until the start of its next turn
+            ev.append(E.Info(f"{c.name}'s readied action lapses unused ({c.economy.ready})", c.id))
         # a new reaction at the start of every turn; unused actions never carry over
-        econ = replace(c.economy, speed=speed, actions=actions, reactions=1, used=())
+        econ = replace(c.economy, speed=speed, actions=actions, reactions=1, used=(), ready="")
         f = put(f, replace(c, economy=econ))
         f = begin_turn(self, f, c.id, ev, f"{speed} turn, {actions} actions")
         return X.start_effects(self, f, c.id, ev, given)
@@ -267,21 +298,31 @@ class Cosmere(Ruleset):
         if cmd.what not in ("action", "free"):
             raise RuleError(f"Cosmere has action, free and reaction, not '{cmd.what}'.")
         if f.current != c.id:
+            if e.ready:
+                return self._take_readied(f, c, label, ev)
             raise RuleError(f"Actions are taken on one's own turn, and it is not {c.name}'s turn.")
         cost = 0 if cmd.what == "free" else cmd.cost
         if not 0 <= cost <= 3:
             raise RuleError("An action costs 1, 2 or 3 actions (a free action costs none).")
         if cmd.what == "action" and cost == 0:
             raise RuleError("An action costs 1, 2 or 3; use a free action for one that costs nothing.")
-        if label and label.lower() in (u.lower() for u in e.used):
-            raise RuleError(f"{c.name} has already used {label} this turn: each action once per turn.")
+        held = readied(label)
+        if held is not None and cmd.what != "action":
+            raise RuleError("Ready is an action: it costs 1 action plus what the readied action needs.")
+        key = "Ready" if held is not None else label  # every Ready counts as the one named action
+        if key and key.lower() in (u.lower() for u in e.used):
+            raise RuleError(f"{c.name} has already used {key} this turn: each action once per turn.")
         if cost > e.actions:
             raise RuleError(f"{label or 'That'} costs {cost} actions and {c.name} has {e.actions} left.")
-        e = replace(e, actions=e.actions - cost, used=e.used + ((label,) if label else ()))
+        e = replace(e, actions=e.actions - cost, used=e.used + ((key,) if key else ()))
+        if held is not None:
+            e = replace(e, ready=held)
         f = put(f, replace(c, economy=e))
         c = f.get(c.id)
         spent = f"{cost} action{'s' if cost != 1 else ''}" if cost else "free action"
         ev.append(E.ActionUsed(c.id, c.name, spent, label, self.describe_economy(c)))
+        if held is not None:
+            ev.append(E.Info(f"{c.name} readies {held}: it may take it off its turn, already paid for", c.id))
         if label.lower() == "brace":
             # Brace lasts until the start of its next turn (the text gives no end; the GM removes it
             # sooner if it leaves cover)
@@ -290,6 +331,48 @@ class Cosmere(Ruleset):
             f = put(f, replace(c, conditions=kept + (braced,)))
             ev.append(E.ConditionAdded(c.id, c.name, "Braced", "until the start of its next turn"))
         return f
+
+    def _take_readied(self, f: Fight, c: Combatant, label: str, ev: Events) -> Fight:
+        """The readied action, off its own turn: paid for when readied, so it costs nothing now."""
+        held = c.economy.ready
+        if held != ANY_READIED and label and label.lower() != held.lower():
+            raise RuleError(f"{c.name} readied {held}, not {label}; off its turn it can take only that.")
+        f = put(f, replace(c, economy=replace(c.economy, ready="")))
+        c = f.get(c.id)
+        what = label or (held if held != ANY_READIED else "its readied action")
+        ev.append(E.ActionUsed(c.id, c.name, "readied", what, self.describe_economy(c)))
+        return f
+
+    # --- conditions with effects of their own ---------------------------------------------------
+    def condition_added(self, f: Fight, c: Combatant, cond: Condition, ev: Events) -> Fight:
+        if cond.name == "Squeezing":
+            # Slowed for as long as it squeezes: the same duration, and it goes when Squeezing is removed
+            slowed = c.condition("Slowed")
+            if slowed is None or slowed.note == SQUEEZED:
+                kept = tuple(x for x in c.conditions if x.name != "Slowed")
+                c = replace(c, conditions=kept + (Condition("Slowed", duration=cond.duration, note=SQUEEZED),))
+                f = put(f, c)
+                ev.append(E.ConditionAdded(c.id, c.name, "Slowed", SQUEEZED))
+        if cond.name == "Surprised" and f.started and self._before_first_turn(f, c) and c.economy.reactions:
+            f = put(f, replace(c, economy=replace(c.economy, reactions=0)))
+            ev.append(E.Info(f"{c.name} is Surprised: no reaction before its first turn", c.id))
+        return f
+
+    def condition_removed(self, f: Fight, c: Combatant, cond: Condition, ev: Events) -> Fight:
+        if cond.name == "Squeezing":
+            slowed = c.condition("Slowed")
+            if slowed is not None and slowed.note == SQUEEZED:
+                f = put(f, replace(c, conditions=tuple(x for x in c.conditions if x is not slowed)))
+                ev.append(E.ConditionEnded(c.id, c.name, "Slowed", "no longer squeezing"))
+        if cond.name == "Surprised" and f.started and self._before_first_turn(f, c) and not c.economy.reactions:
+            # the GM takes the surprise back: it has the reaction everyone else started with
+            f = put(f, replace(c, economy=replace(c.economy, reactions=1)))
+            ev.append(E.Info(f"{c.name} is not Surprised after all: it has its reaction", c.id))
+        return f
+
+    def _before_first_turn(self, f: Fight, c: Combatant) -> bool:
+        e = c.economy
+        return f.round == 1 and not e.done and f.current != c.id and not (X.is_boss(c) and e.speed == "slow")
 
     def describe_economy(self, c: Combatant) -> str:
         e = c.economy

@@ -11,6 +11,7 @@ silent are in docs/rules/cosmere.md.
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -61,6 +62,13 @@ class CosmereAttack(C.Command, tag="cosmere_attack"):
     each), `critical` (spend an Opportunity: damage dice count as their highest, for every target).
     Table dice: `given` the d20 (two when any target has advantage or disadvantage) or `total` (one
     d20: the test's total); `damage_given` each damage die or `damage_total`.
+
+    Range (optional): `range` is the weapon's "short/long" range for a ranged attack, or its reach for
+    a melee one (5 ft when not given); `distance` the feet to each target (one number for all). A
+    target beyond the range or reach is refused; one beyond the short range gives a disadvantage.
+    `ally`: a ranged attack on a target within 5 ft of this ally of the attacker raises the stakes
+    (the table rolls the plot die); `ally_graze`: the attack missed and the GM spends the Complication
+    rolled: the ally takes the damage dice as a graze, no focus spent.
     """
 
     who: str
@@ -87,6 +95,10 @@ class CosmereAttack(C.Command, tag="cosmere_attack"):
     total: int | None = None
     damage_given: Given = None
     damage_total: int | None = None
+    range: str = ""
+    distance: tuple[int, ...] = ()
+    ally: str = ""
+    ally_graze: bool = False
 
 
 @C.register_command
@@ -111,6 +123,17 @@ class EnterTerrain(C.Command, tag="cosmere_terrain"):
     total: int | None = None
 
 
+@C.register_command
+class Grant(C.Command, tag="cosmere_grant"):
+    """A talent or other effect grants `actions` more actions (on its own turn; lost at the end of it
+    like the others) and / or `reactions` more reactions (until the start of its next turn)."""
+
+    who: str
+    actions: int = 0
+    reactions: int = 0
+    label: str = ""
+
+
 @E.register_event
 class CosmereAttackRolled(E.Event, tag="cosmere_attack"):
     who: str
@@ -122,12 +145,18 @@ class CosmereAttackRolled(E.Event, tag="cosmere_attack"):
     label: str = ""
     use: str = "action"
     critical: bool = False
+    ally_name: str = ""  # an ally within 5 ft of the target: the stakes are raised
+    ally_graze: bool = False  # the GM spent the Complication: the ally is grazed
 
     def text(self) -> str:
         how = f" with {self.label}" if self.label else ""
         rs = " (Reactive Strike)" if self.use == "reaction" else ""
         dmg = f"; damage {self.damage.text()}" if self.damage else ""
         crit = "; spends an Opportunity: critical, damage dice at their highest" if self.critical else ""
+        if self.ally_name:
+            crit += f"; the target is within 5 ft of {self.ally_name}: the stakes are raised (plot die)"
+        if self.ally_graze:
+            crit += f"; the GM spends the Complication: {self.ally_name} is grazed"
         dice = self.test.terms[0].rolls if self.test.terms else ()
         shown = f"d20 {dice[0]}" if len(dice) == 1 else "d20s " + ", ".join(map(str, dice))
         entered = " (entered)" if self.test.entered else ""
@@ -204,9 +233,17 @@ class TargetOdds(msgspec.Struct, frozen=True):
 
 
 def _target_sources(
-    a: Combatant, t: Combatant, cmd: CosmereAttack, common: tuple[tuple[str, ...], tuple[str, ...]]
+    a: Combatant,
+    t: Combatant,
+    cmd: CosmereAttack,
+    common: tuple[tuple[str, ...], tuple[str, ...]],
+    distances: dict[str, int] | None = None,
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     adv, dis = list(common[0]), list(common[1])
+    far = (distances or {}).get(t.id)
+    rng = _range(cmd)
+    if far is not None and rng is not None and far > rng[0]:
+        dis.append(f"long range ({far} ft, beyond {rng[0]} ft)")
     if t.id in cmd.unsensed:
         dis.append(f"cannot sense {t.name}")
     if t.has("Braced"):
@@ -225,6 +262,51 @@ def _common_sources(cmd: CosmereAttack) -> tuple[tuple[str, ...], tuple[str, ...
     if cmd.unstable:
         dis.append("unstable footing")
     return sources(cmd.advantage, "advantage"), tuple(dis) + sources(cmd.disadvantage, "disadvantage")
+
+
+RANGE = re.compile(r"(\d{1,5})(?:\s*/\s*(\d{1,5}))?")
+
+
+def _range(cmd: CosmereAttack) -> tuple[int, int] | None:
+    """(short, long) in feet: a ranged weapon's short and long range, or a melee attack's reach (5 ft
+    unless given) twice. None for a ranged attack whose range was not given."""
+    text = cmd.range.strip()
+    if not text:
+        return (5, 5) if cmd.kind == "melee" else None
+    m = RANGE.fullmatch(text)
+    if m is None:
+        what = "short/long like 20/60 (a melee attack: its reach, like 10)"
+        raise RuleError(f"A range is in feet, {what}, not '{text}'.")
+    if cmd.kind == "melee" and m[2]:
+        raise RuleError("A melee attack's range is its reach: one number of feet, like 5 or 10.")
+    short = int(m[1])
+    long = int(m[2]) if m[2] else short
+    if not 0 < short <= long <= 10_000:
+        raise RuleError(f"A range runs from a short range to a longer one, up to 10,000 ft, not '{text}'.")
+    return short, long
+
+
+def _distances(cmd: CosmereAttack, targets: list[Combatant]) -> dict[str, int]:
+    """Target id -> its distance in feet, checked against the reach or the long range."""
+    given = cmd.distance
+    if not given:
+        return {}
+    if len(given) == 1:
+        given = given * len(targets)
+    if len(given) != len(targets):
+        raise RuleError(f"Give one distance for each of the {len(targets)} targets, or one for all of them.")
+    if any(not 0 <= x <= 10_000 for x in given):
+        raise RuleError("A distance is between 0 and 10,000 ft.")
+    if cmd.long_range:
+        raise RuleError("Give the distance or tick long range, not both: the distance decides.")
+    rng = _range(cmd)
+    if rng is None:
+        raise RuleError("A ranged attack needs the weapon's range (like 20/60) to judge a distance.")
+    for t, x in zip(targets, given, strict=True):
+        if x > rng[1]:
+            what = "reach" if cmd.kind == "melee" else "long range" if rng[0] < rng[1] else "range"
+            raise RuleError(f"{t.name} is {x} ft away, beyond the {what} of {rng[1]} ft: out of reach of this attack.")
+    return {t.id: x for t, x in zip(targets, given, strict=True)}
 
 
 def _validate(f: Fight, cmd: CosmereAttack) -> tuple[Combatant, list[Combatant]]:
@@ -258,6 +340,18 @@ def _validate(f: Fight, cmd: CosmereAttack) -> tuple[Combatant, list[Combatant]]
         raise RuleError("Keep the damage type and the label short.")
     if cmd.damage:
         parse(cmd.damage)
+    _range(cmd)
+    _distances(cmd, targets)
+    if cmd.ally or cmd.ally_graze:
+        if cmd.kind != "ranged":
+            raise RuleError("Only a ranged attack raises the stakes for an ally near its target.")
+        if not cmd.ally:
+            raise RuleError("Name the ally within 5 ft of the target that the Complication grazes.")
+        ally = f.get(cmd.ally)
+        if ally.id == a.id or ally.id in cmd.targets:
+            raise RuleError(f"{ally.name} is not an ally beside the target: name someone who is not attacked.")
+        if ally.side != a.side:
+            raise RuleError(f"{ally.name} is not {a.name}'s ally.")
     if cmd.use == "reaction":
         t = targets[0]
         if len(targets) != 1 or cmd.kind != "melee" or cmd.defense != "phy":
@@ -274,9 +368,10 @@ def attack_preview(f: Fight, cmd: CosmereAttack) -> tuple[TargetOdds, ...]:
     rules do not allow (with the reason)."""
     a, targets = _validate(f, cmd)
     common = _common_sources(cmd)
+    distances = _distances(cmd, targets)
     out = []
     for t in targets:
-        adv, dis = _target_sources(a, t, cmd, common)
+        adv, dis = _target_sources(a, t, cmd, common, distances)
         mode = net_mode(adv, dis, cmd.mode)
         d = t.stat(cmd.defense, 10)
         out.append(
@@ -290,7 +385,7 @@ def outcome_preview(f: Fight, cmd: CosmereAttack) -> tuple[TargetResult, ...]:
     dry run of the command without them. Sending the command with the choices rolls the same dice."""
     from engine.core import apply
 
-    bare = replace(cmd, graze=(), critical=False)
+    bare = replace(cmd, graze=(), critical=False, ally_graze=False)
     _, events = apply(f, bare)
     return tuple(e for e in events if isinstance(e, TargetResult))
 
@@ -333,9 +428,10 @@ def attack(rs: Cosmere, f: Fight, cmd: CosmereAttack, ev: Events) -> Fight:
     _started(f)
     a, targets = _validate(f, cmd)
     common = _common_sources(cmd)
+    distances = _distances(cmd, targets)
     plans = []
     for t in targets:
-        adv, dis = _target_sources(a, t, cmd, common)
+        adv, dis = _target_sources(a, t, cmd, common, distances)
         plans.append((t, adv, dis, net_mode(adv, dis, cmd.mode)))
     # pay first: a refused payment leaves nothing rolled
     if cmd.use == "action":
@@ -375,7 +471,27 @@ def attack(rs: Cosmere, f: Fight, cmd: CosmereAttack, ev: Events) -> Fight:
             raise RuleError(f"{r[0].name} cannot be grazed: {a.name} cannot sense it.")
         if not cmd.damage:
             raise RuleError("A graze deals the damage dice, and this attack has none.")
-    ev.append(CosmereAttackRolled(a.id, a.name, test, cmd.modifier, cmd.defense, dmg, cmd.label, cmd.use, cmd.critical))
+    ally = f.get(cmd.ally) if cmd.ally else None
+    if cmd.ally_graze:
+        if all(r[7] for r in results):
+            raise RuleError("The Complication grazes the ally only when the attack misses: it hit every target.")
+        if not cmd.damage:
+            raise RuleError("A graze deals the damage dice, and this attack has none.")
+    ev.append(
+        CosmereAttackRolled(
+            a.id,
+            a.name,
+            test,
+            cmd.modifier,
+            cmd.defense,
+            dmg,
+            cmd.label,
+            cmd.use,
+            cmd.critical,
+            ally.name if ally else "",
+            cmd.ally_graze,
+        )
+    )
     if graze:
         f = _spend_focus(f, a.id, len(graze), f"Grazing {len(graze)} target{'s' if len(graze) > 1 else ''}", ev)
     dice_value = 0
@@ -411,6 +527,35 @@ def attack(rs: Cosmere, f: Fight, cmd: CosmereAttack, ev: Events) -> Fight:
         if outcome != "miss" and dmg is not None:
             how = f"{outcome}: {dice_value}{' + ' + str(cmd.modifier) if hit and cmd.modifier else ''}"
             f = deal_damage(rs, f, t.id, amount, cmd.type, None, ev, f"{a.name}'s {how}")
+    if cmd.ally_graze and ally is not None and dmg is not None:
+        # the ally is not a target of the attack: its graze is the dice as rolled, never maximised
+        f = deal_damage(rs, f, ally.id, max(0, dmg.total), cmd.type, None, ev, f"{a.name}'s miss grazes its ally")
+    return f
+
+
+# --- granted actions and reactions -----------------------------------------------------------------
+
+
+def grant(rs: Cosmere, f: Fight, cmd: Grant, ev: Events) -> Fight:
+    _started(f)
+    c = f.get(cmd.who)
+    label = cmd.label.strip()
+    if len(label) > 80 or "\n" in label:
+        raise RuleError("Name what grants them in one short line.")
+    if not (0 <= cmd.actions <= 3 and 0 <= cmd.reactions <= 3) or not (cmd.actions or cmd.reactions):
+        raise RuleError("Grant 1 to 3 actions and/or 1 to 3 reactions.")
+    if cmd.actions and f.current != c.id:
+        raise RuleError(f"Actions are gained and spent on one's own turn, and it is not {c.name}'s turn.")
+    e = c.economy
+    f = put(f, replace(c, economy=replace(e, actions=e.actions + cmd.actions, reactions=e.reactions + cmd.reactions)))
+    c = f.get(c.id)
+    parts = []
+    if cmd.actions:
+        parts.append(f"{cmd.actions} more action{'s' if cmd.actions != 1 else ''}")
+    if cmd.reactions:
+        parts.append(f"{cmd.reactions} more reaction{'s' if cmd.reactions != 1 else ''}")
+    why = f" ({label})" if label else ""
+    ev.append(E.Info(f"{c.name} gains {' and '.join(parts)}{why}; {rs.describe_economy(c)}", c.id))
     return f
 
 
