@@ -70,7 +70,7 @@ class Warhammer(Ruleset):
         StatSpec("ws", "Weapon Skill", 30, 0, 200),
         StatSpec("bs", "Ballistic Skill", 30, 0, 200),
         StatSpec("ag", "Agility", 30, 0, 200),
-        StatSpec("i", "Initiative", 30, 0, 200),
+        StatSpec("i", "Initiative", 30, 0, 200),  # the Ag-based skill; Agility when left out
         StatSpec("t", "Toughness", 30, 0, 200),
         StatSpec("wp", "Willpower", 30, 0, 200),
         StatSpec("fortune", "Fortune", 0, 0, 20),
@@ -89,6 +89,14 @@ class Warhammer(Ruleset):
     damage_order = ("wounds",)
     has_initiative = True
     health_label = "Wounds"
+
+    def make(self, cmd: C.AddCombatant, cid: str, name: str) -> Combatant:
+        # Initiative is a skill based on Agility: left out, it is the Agility itself (no advances)
+        given = dict(cmd.stats)
+        if "i" not in given:
+            ag = given.get("ag", next(s.default for s in self.stats if s.key == "ag"))
+            cmd = replace(cmd, stats=cmd.stats + (("i", ag),))
+        return super().make(cmd, cid, name)
 
     def health(self, stats: tuple[tuple[str, int], ...]) -> tuple[Pool, ...]:
         w = dict(stats).get("wounds", 10)

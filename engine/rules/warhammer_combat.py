@@ -53,6 +53,12 @@ def success_levels(target: int, r: int) -> int:
     return max(target, 0) // 10 - r // 10
 
 
+def impale_zero(r: int) -> bool:
+    """Impale's extra crit: one of the two dice shows 0 (01-09 and 10, 20, ... 90). 00 has two
+    zeros, and always misses anyway."""
+    return (tens(r) == 0) != (units(r) == 0)
+
+
 def reverse(r: int) -> int:
     """The attack roll with its digits swapped, for the hit location: 37 -> 73, 05 -> 50, 00 -> 00."""
     return units(r) * 10 + tens(r)
@@ -107,9 +113,25 @@ def points(c: Combatant, key: str) -> int:
     return p.current if p is not None else 0
 
 
+def is_companion(c: Combatant) -> bool:
+    """A companion: flagged so, or a non-player character on the party's side."""
+    return "companion" in c.flags or (c.kind == "npc" and c.side == "party")
+
+
+def resolute(c: Combatant) -> bool:
+    """At least 1 point of Resolve. The text names who has it: PCs, companions and masters. For
+    them a Resolve never set (maximum 0) counts as that point; one tracked and spent down to 0
+    does not. Anyone else needs a point of Resolve of its own."""
+    if points(c, "resolve") >= 1:
+        return True
+    p = c.pool("resolve")
+    untracked = p is None or p.max == 0
+    return untracked and (c.kind == "pc" or is_companion(c) or tier(c) == "master")
+
+
 def fights_on(c: Combatant) -> bool:
     """At 0 Wounds: those with Resolve fight on; a champion who passed its Willpower test too."""
-    return points(c, "resolve") >= 1 or c.has("Fighting on")
+    return resolute(c) or c.has("Fighting on")
 
 
 def collapsed(c: Combatant) -> bool:
@@ -128,7 +150,7 @@ def out_of_action(c: Combatant) -> str:
 
 
 def zero_wounds_state(c: Combatant) -> str:
-    if points(c, "resolve") >= 1:
+    if resolute(c):
         return "is at 0 Wounds and fights on (Resolve)"
     if tier(c) == "champion":
         return "is at 0 Wounds: a Willpower test decides whether it keeps fighting"
@@ -136,22 +158,33 @@ def zero_wounds_state(c: Combatant) -> str:
 
 
 def may_deflect(c: Combatant) -> bool:
+    """Armour deflection: the restriction is on opponents (champions, masters, or Resilience);
+    PCs and companions are not the lesser folk it shuts out (Anna, a PC, may deflect)."""
+    if c.kind == "pc" or is_companion(c):
+        return True
     return tier(c) in ("champion", "master") or points(c, "resilience") >= 1
 
 
 # --- reactions ----------------------------------------------------------------------------------
 
 
-def spend_defence(c: Combatant, what: str) -> Economy:
+def spend_defence(c: Combatant, what: str, aware: bool | None = None) -> Economy:
     """The economy after one parry or dodge: a parry takes a bonus parry first (shield, off-hand,
     two-handed), then the reaction, then the fighting-defensively reaction; a dodge the reaction,
-    then the fighting-defensively one. Raises if none is left or the combatant cannot react."""
+    then the fighting-defensively one. Raises if none is left or the combatant cannot react.
+
+    `aware`: the GM's ruling on whether the defender is aware of the attack (None: aware unless
+    Surprised). An unaware defender cannot defend at all."""
     e = c.economy
-    if c.has("Surprised"):
+    if aware is False:
+        raise RuleError(f"{c.name} is not aware of the attack and cannot defend.")
+    if c.has("Surprised") and not aware:
         raise RuleError(f"{c.name} is Surprised and cannot react.")
     why = out_of_action(c)
     if why:
         raise RuleError(f"{c.name} is {why} and cannot defend.")
+    if what == "parry" and "unarmed" in c.flags:
+        raise RuleError(f"{c.name} has no melee weapon or object ready to parry with: only a dodge.")
     if what == "parry" and e.parries > 0:
         return replace(e, parries=e.parries - 1)
     if e.reactions > 0:
@@ -199,7 +232,9 @@ class Attack(Command, tag="wh_attack"):
     melee, which is defended normally. skill: "" = WS for melee, BS otherwise. modifier: the GM's
     situational modifiers. option: a multiple-attack option (see OPTIONS), the same for every attack
     of the turn. defence: "", "parry" or "dodge" (the defender's choice; made only if the attack
-    hits). shield: whether a shield's AP counts against this missile (None = unless Surprised).
+    hits). aware: the GM's ruling on whether the defender knows of this attack (None = yes unless
+    Surprised; False = it cannot defend; True = it may defend though Surprised). shield: whether a
+    shield's AP counts against this missile (None = if the defender is aware of it).
     location: the GM's override of the hit location. deflect: the defender has its armour deflect a
     critical. sudden_death: a minion's fate by the sudden-death table (None = yes for minions).
     injury / fumble_result: what the GM read on the critical or fumble table (kept as a condition).
@@ -218,6 +253,7 @@ class Attack(Command, tag="wh_attack"):
     option: str = ""
     defence: Literal["", "parry", "dodge"] = ""
     defence_modifier: int = 0
+    aware: bool | None = None
     shield: bool | None = None
     location: str = ""
     deflect: bool = False
@@ -494,7 +530,7 @@ def _attack_mods(f: Fight, cmd: Attack) -> tuple[tuple[str, int], ...]:
 def _defence_mods(f: Fight, cmd: Attack, what: str) -> tuple[tuple[str, int], ...]:
     t = f.get(cmd.target)
     mods: list[tuple[str, int]] = []
-    if cmd.kind == "thrown" and what == "parry":
+    if cmd.kind == "thrown" and not cmd.in_melee and what == "parry":
         mods.append(("parrying a thrown weapon", -20))
     if cmd.kind == "missile" and not cmd.in_melee and what == "dodge":
         mods.append(("dodging a missile", -20))
@@ -515,7 +551,7 @@ def defence_choices(f: Fight, cmd: Attack) -> tuple[tuple[str, int, str], ...]:
             why = "arrows, bolts and bullets can only be dodged"
         else:
             try:
-                spend_defence(t, what)
+                spend_defence(t, what, cmd.aware)
             except RuleError as e:
                 why = str(e)
         mod = sum(v for label, v in _defence_mods(f, replace(cmd, defence_modifier=0), what))
@@ -574,7 +610,8 @@ def _validate(f: Fight, cmd: Attack) -> tuple[Combatant, Combatant, AttackOption
     if cmd.defence:
         if cmd.kind == "missile" and not cmd.in_melee and cmd.defence == "parry":
             raise RuleError("Arrows, bolts and bullets cannot be parried, only dodged (at -20).")
-        spend_defence(t, cmd.defence)  # refuses a Surprised or spent defender before anything rolls
+        # refuses an unaware, Surprised or spent defender before anything rolls
+        spend_defence(t, cmd.defence, cmd.aware)
     if cmd.sudden_death and tier(t) != "minion":
         raise RuleError(f"The sudden-death table is for minions; {t.name} is not one.")
     _given_ok("1d100", cmd.given_attack, "Attack roll")
@@ -618,7 +655,7 @@ def attack(rs: object, f: Fight, cmd: Attack) -> tuple[Fight, list[Event], Attac
     r, f = _draw(f, "1d100", cmd.given_attack)
     x = r.total
     hit = x <= need and x < AUTO_MISS
-    crit = hit and (is_double(x) or (cmd.impale and units(x) == 0))
+    crit = hit and (is_double(x) or (cmd.impale and impale_zero(x)))
     fumble = not hit and is_double(x)
     sl = success_levels(need, x) if hit else min(0, success_levels(need, x))
     result = "critical hit" if crit else "hit" if hit else "fumble" if fumble else "miss"
@@ -682,7 +719,7 @@ def _defend(
 ) -> tuple[Fight, int, bool, AttackReport]:
     t = f.get(tid)
     what = cmd.defence
-    t = replace(t, economy=spend_defence(t, what))
+    t = replace(t, economy=spend_defence(t, what, cmd.aware))
     f = put(f, t)
     ev.append(E.ActionUsed(t.id, t.name, what, "", rs.describe_economy(t)))  # type: ignore[attr-defined]
     skill = "ws" if what == "parry" else "ag"
@@ -735,7 +772,9 @@ def _wound(
     ap = armour(t, loc)
     shield = 0
     missile = cmd.kind in ("thrown", "missile")
-    if missile and (cmd.shield if cmd.shield is not None else not surprised):
+    # by default the shield covers a defender that sees the attack coming
+    aware = cmd.aware if cmd.aware is not None else not surprised
+    if missile and (cmd.shield if cmd.shield is not None else aware):
         shield = t.stat("ap_shield")
     tb = toughness_bonus(t)
     dealt = max(0, raw - ap - shield - tb)
@@ -770,8 +809,12 @@ def _wound(
     modifier: tuple[tuple[str, int], ...] = ()
     if crit:
         causes.append("critical hit")
+    if before == 0:
+        # any hit on a defender already at 0 Wounds causes one, even if nothing gets through
+        causes.append("wounding hit at 0 Wounds" if excess > 0 else "hit at 0 Wounds")
+    elif excess > 0:
+        causes.append("taken past 0 Wounds")
     if excess > 0:
-        causes.append("wounding hit at 0 Wounds" if before == 0 else "taken past 0 Wounds")
         modifier = ((f"{excess} beyond 0 Wounds", 5 * excess),)
     if causes:
         f, total, sudden = _critical(
@@ -796,7 +839,7 @@ def _wound(
             notes.append("critical roll")
 
     t = f.get(t.id)
-    if reached_zero and points(t, "resolve") < 1 and tier(t) == "champion" and not t.has("Dead"):
+    if reached_zero and not resolute(t) and tier(t) == "champion" and not t.has("Dead"):
         f, ok = _willpower(f, t.id, 0, cmd.given_willpower, ev)
         report = replace(report, willpower=ok)
     elif cmd.given_willpower is not None:
@@ -908,7 +951,7 @@ def keep_fighting_command(f: Fight, cmd: KeepFighting, ev: list[Event]) -> Fight
         raise RuleError(f"Only champion-tier combatants test Willpower to keep fighting; {c.name} is not one.")
     if not c.down:
         raise RuleError(f"{c.name} is not at 0 Wounds.")
-    if points(c, "resolve") >= 1:
+    if resolute(c):
         raise RuleError(f"{c.name} has Resolve and fights on without a test.")
     if c.has("Dead"):
         raise RuleError(f"{c.name} is dead.")
@@ -943,7 +986,7 @@ def hit_chance(need: int) -> Fraction:
 
 def _attack_result(need: int, x: int, impale: bool) -> tuple[bool, bool, int]:
     hit = x <= need and x < AUTO_MISS
-    crit = hit and (is_double(x) or (impale and units(x) == 0))
+    crit = hit and (is_double(x) or (impale and impale_zero(x)))
     return hit, crit, success_levels(need, x)
 
 

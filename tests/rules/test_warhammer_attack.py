@@ -463,10 +463,15 @@ def test_rule4_any_wounding_hit_at_zero_wounds_is_a_critical_with_5_a_point():
     _, ev, log = hit(f, Attack("c1", "c2", damage=1, given_attack=(21,), given_damage=(2,), given_critical=(10,)))
     crit = only(ev, W.CriticalRolled)
     assert crit.cause == "wounding hit at 0 Wounds" and crit.total == 10 + 15
-    # a hit at 0 Wounds that armour and Toughness stop is not wounding: no critical
+    # any hit on a defender already at 0 Wounds causes a critical injury, even one that armour and
+    # Toughness stop entirely (nothing beyond 0: no +5s); a miss does not
     f2 = wh(p("Ulf", ws=48), p("Anna", wounds=3, t=40, resolve=1))
     f2, _ = apply(f2, C.Damage("c2", amount=3))
-    _, ev, _ = hit(f2, Attack("c1", "c2", given_attack=(21,), given_damage=(2,)))
+    _, ev, _ = hit(f2, Attack("c1", "c2", given_attack=(21,), given_damage=(2,), given_critical=(38,)))
+    assert only(ev, E.Damaged).amount == 0
+    crit = only(ev, W.CriticalRolled)
+    assert (crit.cause, crit.mods, crit.total) == ("hit at 0 Wounds", (), 38)
+    _, ev, _ = hit(f2, Attack("c1", "c2", given_attack=(60,)))
     assert not [e for e in ev if isinstance(e, W.CriticalRolled)]
 
 
