@@ -368,7 +368,10 @@ class CosmereAttackDialog(_AttackBase):
         if self.preset or table_rolls(self.fight, self.who):
             super().initial_focus()
             return
-        boxes = self.query(Checkbox)  # the targets come first: tick them with space, tab to move on
+        # the targets come first: tick them with space, tab to move on; the cursor starts on the
+        # first standing foe's box
+        foe = self.default_target()
+        boxes = self.query(f"#t-{foe}") if foe else self.query(Checkbox)
         if boxes:
             boxes.first().focus()
 

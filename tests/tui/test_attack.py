@@ -90,6 +90,20 @@ async def test_attack_with_no_one_picked_targets_the_first_standing_foe_and_arro
 
 
 @sync
+async def test_cosmere_attack_starts_on_the_first_standing_foes_box(tmp_path: Path) -> None:
+    s = demo_session("cosmere", start=True)
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await select(pilot, "Kaladin")
+        await pilot.press("w")
+        assert isinstance(app.screen, CosmereAttackDialog)
+        foe = next(c for c in s.state.combatants if c.side != "party")
+        assert app.screen.focused is app.screen.query_one(f"#t-{foe.id}")
+        await pilot.press("space")
+        assert app.screen.checked(f"t-{foe.id}")
+
+
+@sync
 async def test_d20_refused_attack_stays_in_the_dialog(tmp_path: Path) -> None:
     s = demo_session("d20", start=True)
     app = app_on(s, tmp_path)
