@@ -186,12 +186,13 @@ class Warhammer(Ruleset):
         return replace(e, reactions=1, parries=bonus_parries(c), done=False)
 
     def _new_round(self, f: Fight, ev: Events) -> Fight:
-        if f.round == 1:
-            # Surprised ends at the end of round 1
+        if f.round >= 1:
+            # Surprised ends at the end of round 1; one the GM gave later (an ambush that joins the
+            # fight) lasts to the end of the round it came in, that combatant's first round
             for c in f.combatants:
                 if c.has("Surprised"):
                     f = put(f, remove_condition(c, "Surprised"))
-                    ev.append(E.ConditionEnded(c.id, c.name, "Surprised", "end of round 1"))
+                    ev.append(E.ConditionEnded(c.id, c.name, "Surprised", f"end of round {f.round}"))
         f = replace(
             f,
             round=f.round + 1,

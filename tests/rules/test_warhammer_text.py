@@ -134,6 +134,20 @@ def test_surprised_ends_at_the_end_of_round_1_even_if_never_attacked():
     assert any(isinstance(e, E.ConditionEnded) and e.reason == "end of round 1" for e in ev)
 
 
+def test_a_surprise_given_later_lasts_to_the_end_of_that_round():
+    f = wh(p("Ulf"), p("Gob"))
+    f, _ = apply(f, C.NextTurn())
+    f, _ = apply(f, C.NextTurn())
+    assert f.round == 2 and f.current == "c1"
+    f, _ = apply(f, C.AddCombatant("Ambusher", stats=(("i", 40),)))
+    f, _ = apply(f, C.AddCondition("c3", "Surprised"))
+    f, ev = apply(f, C.NextTurn())
+    f, ev = apply(f, C.NextTurn())  # the Ambusher's turn in round 2 is lost; round 3 begins
+    assert f.round == 3 and not f.get("c3").has("Surprised")
+    assert [e.name for e in ev if isinstance(e, E.TurnSkipped)] == ["Ambusher"]
+    assert any(isinstance(e, E.ConditionEnded) and e.reason == "end of round 2" for e in ev)
+
+
 def test_the_gm_may_rule_a_defender_unaware_or_a_surprised_one_aware():
     f = wh(p("Ulf", ws=40), p("Gob", ws=50, wounds=30))
     refused(f, Attack("c1", "c2", defence="parry", aware=False), "not aware of the attack")
