@@ -65,6 +65,17 @@ def dex_mod(score: int) -> int:
     return (score - 10) // 2
 
 
+def initiative_ability(c: Combatant) -> str:
+    """The ability a combatant rolls initiative with: Dexterity, unless a trait says another (the
+    flag `init_<ability>`: an Orok's `init_wis`)."""
+    flags = {x.lower() for x in c.flags}
+    return next((a for a in X.ABILITIES if f"init_{a}" in flags), "dex")
+
+
+def initiative_mod(c: Combatant) -> int:
+    return dex_mod(c.stat(initiative_ability(c), 10))
+
+
 @register
 class D20(Ruleset):
     id = "d20"
@@ -132,7 +143,7 @@ class D20(Ruleset):
                 cs.append(replace(c, economy=econ))
                 continue
             # Exhaustion is -1 a level on every d20 roll, initiative included
-            bonus = dex_mod(c.stat("dex", 10)) + c.stat("init") - X.exhaustion(c)
+            bonus = initiative_mod(c) + c.stat("init") - X.exhaustion(c)
             dice = given.get(c.id)
             try:
                 r, rng2 = roll(f"1d20{bonus:+d}" if bonus else "1d20", rng, dice)
@@ -180,6 +191,7 @@ class D20(Ruleset):
     def left(self, f: Fight, cid: str, ev: Events) -> Fight:
         idx = f.order.index(cid) if cid in f.order else -1
         f = super().left(f, cid, ev)
+        f = X.release_grapples(f, cid, "the grappler left the fight", ev)
         if idx != -1 and idx <= f.phase:
             # the turn pointer stays on whoever comes next
             f = replace(f, phase=f.phase - 1)
@@ -229,7 +241,7 @@ class D20(Ruleset):
             if c.economy.ready or c.economy.dodging:
                 c = replace(c, economy=replace(c.economy, ready="", dodging=False))
                 f = put(f, c)
-            if c.has("Surprised") and not c.economy.done and f.round == 1:
+            if c.has("Surprised"):  # its first turn (round 1, or the first after joining unaware)
                 f = X.lose_turn(self, f, cid, ev, "surprised, it loses its first turn", given)
                 f = end_surprise_after_turn(f, cid, ev, "after its lost first turn")
                 continue
@@ -264,7 +276,11 @@ class D20(Ruleset):
         c = f.get(cmd.who)
         e = c.economy
         what = cmd.what
-        X.before_use(f, c, what, cmd.name.strip())
+        label = cmd.name.strip()
+        if cmd.cost != 1 and what != "move":
+            raise RuleError("Only a move takes a distance (its cost, in feet).")
+        X.before_use(f, c, what, label, cmd.target)
+        entry = label
         if what == "reaction":
             if e.reactions < 1:
                 raise RuleError(f"{c.name} has already used its reaction this round.")
@@ -281,23 +297,22 @@ class D20(Ruleset):
                     raise RuleError(f"{c.name} has already taken its bonus action this turn.")
                 e = replace(e, bonus=0, gambit=0)
             elif what == "move":
-                if e.move < 1:
-                    raise RuleError(f"{c.name} has already moved this turn.")
-                e = replace(e, move=e.move - 1, gambit=0)  # Dash gave a second move
+                # the move can be split around the action: a distance in feet (cost) takes part of it
+                c, entry = X.spend_move(c, label, cmd.cost)
+                e = c.economy
             elif what == "gambit":
                 if e.gambit < 1:
                     raise RuleError(
-                        f"{c.name} can only declare a Gambit at the very start of its turn, "
-                        "before anything else."
+                        f"{c.name} can only declare a Gambit at the very start of its turn, before anything else."
                     )
                 e = replace(e, gambit=0)
             else:
                 raise RuleError(f"d20 has action, bonus, move, reaction and gambit, not '{what}'.")
-        label = cmd.name.strip()
-        e = replace(e, used=e.used + ((label,) if label else ()))
+        if what != "move":  # a move wrote its own entry, with its distance
+            e = replace(e, used=e.used + ((label,) if label else ()))
         f = put(f, replace(c, economy=e))
-        ev.append(E.ActionUsed(c.id, c.name, what, label, self.describe_economy(f.get(c.id))))
-        return X.after_use(f, c.id, what, label, ev)
+        ev.append(E.ActionUsed(c.id, c.name, what, entry, self.describe_economy(f.get(c.id))))
+        return X.after_use(f, c.id, what, label, ev, cmd.target)
 
     def modify_damage(self, c: Combatant, amount: int, typ: str) -> tuple[int, str]:
         """Resistance halves (rounded down), vulnerability doubles; a creature with both gets both."""
@@ -312,6 +327,10 @@ class D20(Ruleset):
         return amount, ", ".join(notes)
 
     def damage_taken(self, f: Fight, c: Combatant, amount: int, cmd: C.Damage, ev: Events) -> Fight:
+        if c.down and (c.kind == "npc" or c.owner):
+            # down (an NPC) or dropped (a companion): out of the fight, it holds nothing any more
+            f = X.end_concentration(f, c.id, "down at 0 hit points", ev)
+            return X.release_grapples(f, c.id, f"{c.name} is down", ev)
         return X.concentration_due(f, c, amount, ev)
 
     def condition_added(self, f: Fight, c: Combatant, cond: Condition, ev: Events) -> Fight:
@@ -329,10 +348,13 @@ class D20(Ruleset):
 
     def describe_economy(self, c: Combatant) -> str:
         e = c.economy
+        move = "M" if e.move else "m"
+        if e.move and any(X.moved_feet(u) for u in e.used):
+            move = f"M{X.movement_left(c)}ft"  # part of the move taken: the feet left
         parts = [
             f"A{e.actions}",
             f"B{e.bonus}",
-            "M" if e.move else "m",
+            move,
             f"R{e.reactions}",
         ]
         return " ".join(parts)

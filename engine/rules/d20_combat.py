@@ -10,6 +10,7 @@ docs/rules/d20.md.
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -31,7 +32,7 @@ from engine.rules.rolls import (
     roll_or_given,
     sources,
 )
-from engine.state import Combatant, Condition, Due, Fight, put
+from engine.state import Combatant, Condition, Due, Duration, Fight, put
 
 if TYPE_CHECKING:
     from engine.rules.d20 import D20
@@ -52,6 +53,10 @@ SPEED_ZERO = ("Grappled", "Restrained")
 COVER = {"": 0, "half": 2, "three-quarters": 5}
 ATTACK_USES = ("action", "power", "bonus", "offhand", "opportunity", "readied", "none")
 PUT_OUT = "Put out fire"  # the action that ends Burning
+PICK_UP = "Pick up weapon"  # the move or action that ends Disarmed
+STAND_UP = "Stand up"  # the move (half the speed) that ends Prone
+# marks a Confused turn whose d10 came up 7-8: the action is kept for one melee attack
+CONFUSED_ATTACK = "Confused: a melee attack only"
 CONFUSED_OUTCOMES = (
     (1, 1, "moves its full speed in a random direction and takes no action"),
     (2, 6, "does not move or act this turn"),
@@ -86,6 +91,38 @@ def save_bonus(c: Combatant, ability: str) -> int:
     if has_stat(c, ability):
         return mod(c.stat(ability))
     return 0
+
+
+def attack_bonus(c: Combatant, ability: str, kind: str = "melee", power: bool = False, proficient: bool = True) -> int:
+    """The attack bonus the rules give: for a weapon, the Strength modifier (Dexterity for a ranged
+    or finesse weapon) plus the proficiency bonus when proficient with it; for a power, the casting
+    ability's modifier plus the proficiency bonus. Scores come from the stats (10 when not given)."""
+    ability = ability.lower()
+    if ability not in ABILITIES:
+        raise RuleError(f"An ability is one of {', '.join(ABILITIES)}, not '{ability}'.")
+    if power:
+        if not proficient:
+            raise RuleError("A power attack always adds the proficiency bonus.")
+    else:
+        if ability not in ("str", "dex"):
+            raise RuleError("A weapon attack adds Strength, or Dexterity for a ranged or finesse weapon.")
+        if kind == "ranged" and ability != "dex":
+            raise RuleError("A ranged weapon attack adds the Dexterity modifier.")
+    prof = c.stat("prof", 2) if proficient else 0
+    return mod(c.stat(ability, 10)) + prof
+
+
+def armor_class(dex: int, armor: int | None = None, shield: bool = False, casting: int | None = None) -> int:
+    """Armor Class by the rules: 10 + the Dexterity modifier (`dex` is the score), or the armor's
+    value; with a feat or trait, 10 + Dexterity + the casting modifier instead of armor; a shield
+    adds 2."""
+    if armor is not None and casting is not None:
+        raise RuleError("The casting modifier counts instead of armor, not with it.")
+    if armor is not None:
+        base = armor
+    else:
+        base = 10 + mod(dex) + (casting or 0)
+    return base + (2 if shield else 0)
 
 
 def incapacitated(c: Combatant) -> str:
@@ -136,6 +173,11 @@ class D20Attack(C.Command, tag="d20_attack"):
     extra); `mod` the ability modifier, added once (left off an off-hand attack unless negative).
     `given` is the natural d20 (both with advantage or disadvantage); `damage_given` each damage die,
     or `damage_total` the total with the modifier.
+
+    `ability` works the bonus out by the rules instead: a weapon attack adds the Strength or
+    Dexterity modifier (Dexterity for a ranged or finesse weapon) and the proficiency bonus unless
+    `proficient` is false, and the same modifier to its damage; a power attack adds the casting
+    ability's modifier and the proficiency bonus. `bonus` then adds on top (a magic weapon's +1).
     """
 
     who: str
@@ -156,6 +198,8 @@ class D20Attack(C.Command, tag="d20_attack"):
     given: Given = None
     damage_given: Given = None
     damage_total: int | None = None
+    ability: str = ""
+    proficient: bool = True
 
 
 @C.register_command
@@ -382,6 +426,8 @@ def attack_sources(
         (adv if kind == "melee" else dis).append(f"{t.name} is Prone ({kind})")
     if a.has("Hidden"):
         adv.append(f"{a.name} is Hidden")
+    if a.has("Helped"):
+        adv.append(f"{a.name} is Helped")
     if high_ground:
         adv.append("high ground")
     if flanking:
@@ -451,7 +497,7 @@ def attack_preview(f: Fight, cmd: D20Attack | ShieldBash) -> AttackPreview:
         a = f.get(cmd.who)
         bonus, kind = str_mod(a) + a.stat("prof", 2), "melee"
     else:
-        bonus, kind = cmd.bonus, cmd.kind
+        bonus, kind = _attack_bonus(f, cmd), cmd.kind
     p = _plan(
         f,
         cmd.who,
@@ -535,7 +581,7 @@ def _attack_roll(
     if a.has("Hidden"):
         f = put(f, remove_condition(a, "Hidden"))
         ev.append(E.ConditionEnded(a.id, a.name, "Hidden", "it attacked"))
-    return f, outcome
+    return use_help(f, a.id, "attack", ev), outcome
 
 
 def _damage_expr(dice: str, add: int, critical: bool) -> str:
@@ -583,9 +629,31 @@ def _hit_damage(
     return deal_damage(rs, f, target, max(0, r.total), typ, r, ev, detail)
 
 
+def _attack_bonus(f: Fight, cmd: D20Attack) -> int:
+    """The attack's bonus: as given, or worked out from `ability` (with `bonus` on top)."""
+    if not cmd.ability:
+        if not cmd.proficient:
+            raise RuleError("Leaving the proficiency bonus off needs the ability the attack adds (ability).")
+        return cmd.bonus
+    return attack_bonus(f.get(cmd.who), cmd.ability, cmd.kind, cmd.use == "power", cmd.proficient) + cmd.bonus
+
+
 def attack(rs: D20, f: Fight, cmd: D20Attack, ev: Events) -> Fight:
     _started(f)
     use = _check(cmd.use, ATTACK_USES, "An attack's use")
+    bonus = _attack_bonus(f, cmd)
+    add = cmd.mod
+    if cmd.ability and use != "power":
+        if cmd.mod:
+            raise RuleError("With an ability given, the damage adds that ability's modifier: leave mod out.")
+        add = mod(f.get(cmd.who).stat(cmd.ability.lower(), 10)) if cmd.damage else 0
+    attacker = f.get(cmd.who)
+    if (
+        CONFUSED_ATTACK in attacker.economy.used
+        and use in ("action", "power")
+        and (use == "power" or cmd.kind != "melee")
+    ):
+        raise RuleError(f"{attacker.name} is Confused: its action this turn can only be a melee attack.")
     if use in ("opportunity", "offhand") and cmd.kind != "melee":
         raise RuleError(
             "An opportunity attack is a melee attack."
@@ -602,7 +670,7 @@ def attack(rs: D20, f: Fight, cmd: D20Attack, ev: Events) -> Fight:
         f,
         cmd.who,
         cmd.target,
-        cmd.bonus,
+        bonus,
         cmd.kind,
         cmd.cover,
         cmd.high_ground,
@@ -621,7 +689,7 @@ def attack(rs: D20, f: Fight, cmd: D20Attack, ev: Events) -> Fight:
     f = _spend(rs, f, cmd.who, use, cmd.label, ev)
     f, outcome = _attack_roll(rs, f, p, cmd.given, cmd.label, use, cmd.cover, ev)
     # an off-hand attack adds the ability modifier only when it is negative
-    add = min(cmd.mod, 0) if use == "offhand" else cmd.mod
+    add = min(add, 0) if use == "offhand" else add
     return _hit_damage(rs, f, cmd.target, cmd.damage, add, cmd.type, outcome, cmd.damage_given, cmd.damage_total, ev)
 
 
@@ -677,6 +745,8 @@ def _test_sources(c: Combatant, kind: str, ability: str) -> tuple[tuple[str, ...
         if c.has("Restrained"):
             dis.append(f"{c.name} is Restrained")
     if kind == "check":
+        if c.has("Helped"):
+            adv.append(f"{c.name} is Helped")
         for cond in ("Frightened", "Poisoned"):
             if c.has(cond):
                 dis.append(f"{c.name} is {cond}")
@@ -766,6 +836,8 @@ def roll_test(rs: D20, f: Fight, cmd: D20Test, ev: Events) -> Fight:
     label = cmd.label or (resolves if resolves else "")
     f = put(f, c)
     ev.append(TestRolled(c.id, c.name, r, kind, ability, label, dc, ok, mode, adv, dis, bool(cmd.mode), cover))
+    if kind == "check":
+        f = use_help(f, c.id, "check", ev)
     if resolves == "concentration" and ok is False:
         f = end_concentration(f, c.id, "failed the Constitution save", ev)
     elif cond is not None and ok:
@@ -806,6 +878,9 @@ def grapple(rs: D20, f: Fight, cmd: Grapple, ev: Events) -> Fight:
     if a.id == t.id:
         raise RuleError(f"{a.name} cannot grapple itself.")
     shove = _check(cmd.shove, ("", "prone", "push"), "A shove")
+    charmed = a.condition("Charmed")
+    if charmed is not None and charmed.source == t.id:
+        raise RuleError(f"{a.name} is Charmed by {t.name} and cannot attack it.")
     if abs(cmd.bonus) > 100 or abs(cmd.target_bonus) > 100:
         raise RuleError("That is not a believable check bonus.")
     f = rs.use(f, C.UseAction(a.id, "action", "Shove" if shove else "Grapple"), ev)
@@ -822,6 +897,7 @@ def grapple(rs: D20, f: Fight, cmd: Grapple, ev: Events) -> Fight:
             f = replace(f, rng=rng)
         label = "Athletics" if c is a else "Athletics or Acrobatics"
         ev.append(TestRolled(c.id, c.name, r, "check", "", label, None, None, mode, adv, dis))
+        f = use_help(f, c.id, "check", ev)
         results.append(r.total)
     t = f.get(t.id)
     if results[0] <= results[1]:
@@ -869,9 +945,12 @@ def release(rs: D20, f: Fight, cmd: Release, ev: Events) -> Fight:
 # --- the action economy: what named actions do, what conditions forbid ------------------------
 
 
-def before_use(f: Fight, c: Combatant, what: str, label: str) -> None:
+def before_use(f: Fight, c: Combatant, what: str, label: str, target: str = "") -> None:
     """Conditions that forbid a part of the turn, checked as it is used (so a condition gained
-    mid-turn counts at once)."""
+    mid-turn counts at once), and what the named actions of the text need."""
+    name = label.lower()
+    if c.down and (c.kind == "npc" or c.owner):
+        raise RuleError(f"{c.name} is down at 0 hit points and can do nothing.")
     incap = incapacitated(c)
     if what in ("action", "bonus", "reaction") and incap:
         raise RuleError(f"{c.name} is {incap}: no actions or reactions.")
@@ -881,17 +960,46 @@ def before_use(f: Fight, c: Combatant, what: str, label: str) -> None:
         held = next((n for n in SPEED_ZERO if c.has(n)), "")
         if held:
             raise RuleError(f"{c.name} is {held}: its speed is 0.")
-    if label.lower() == PUT_OUT.lower() and not c.has("Burning"):
-        raise RuleError(f"{c.name} is not Burning.")
+    if what == "action" and CONFUSED_ATTACK in c.economy.used and name != "attack":
+        raise RuleError(f"{c.name} is Confused: its action this turn can only be a melee attack.")
+    if name == PUT_OUT.lower():
+        if not c.has("Burning"):
+            raise RuleError(f"{c.name} is not Burning.")
+        if what != "action":
+            raise RuleError("Putting the fire out takes an action.")
+    if name == PICK_UP.lower():
+        if not c.has("Disarmed"):
+            raise RuleError(f"{c.name} is not Disarmed: there is no weapon to pick up.")
+        if what not in ("move", "action"):
+            raise RuleError("Picking up a weapon costs the move or an action.")
+    if name == STAND_UP.lower():
+        if not c.has("Prone"):
+            raise RuleError(f"{c.name} is not Prone.")
+        if what != "move":
+            raise RuleError("Standing up costs movement (half the speed): use the move.")
+    if target:
+        if name != "help" or what != "action":
+            raise RuleError("Only the Help action names someone here (the ally it helps).")
+        t = f.get(target)
+        if t.id == c.id:
+            raise RuleError(f"{c.name} cannot Help itself.")
 
 
-def after_use(f: Fight, cid: str, what: str, label: str, ev: Events) -> Fight:
+def after_use(f: Fight, cid: str, what: str, label: str, ev: Events, target: str = "") -> Fight:
     """What the named actions of the text do once paid for."""
-    if what not in ("action", "bonus"):
-        return f
     c = f.get(cid)
     name = label.lower()
     e = c.economy
+    if name == PICK_UP.lower():
+        f = put(f, remove_condition(c, "Disarmed"))
+        ev.append(E.ConditionEnded(c.id, c.name, "Disarmed", "picked its weapon up"))
+        return f
+    if name == STAND_UP.lower():
+        f = put(f, remove_condition(c, "Prone"))
+        ev.append(E.ConditionEnded(c.id, c.name, "Prone", "stood up"))
+        return f
+    if what not in ("action", "bonus"):
+        return f
     if name == "dodge":
         e = replace(e, dodging=True)
     elif name == "dash":
@@ -902,9 +1010,110 @@ def after_use(f: Fight, cid: str, what: str, label: str, ev: Events) -> Fight:
         f = put(f, remove_condition(c, "Burning"))
         ev.append(E.ConditionEnded(c.id, c.name, "Burning", "put out"))
         return f
+    elif name == "help" and target:
+        return help_ally(f, c, target, ev)
     else:
         return f
     return put(f, replace(c, economy=e))
+
+
+def help_ally(f: Fight, helper: Combatant, target: str, ev: Events) -> Fight:
+    """Help: the ally has advantage on its next check or its next attack (the GM sees that the
+    attack's target is within 5 ft of the helper), until the helper's next turn starts."""
+    t = f.get(target)
+    cond = Condition("Helped", duration=Duration("turn_start", who=helper.id), source=helper.id)
+    t = remove_condition(t, "Helped")
+    f = put(f, replace(t, conditions=t.conditions + (cond,)))
+    detail = f"by {helper.name}: advantage on its next check or attack, until {helper.name}'s next turn"
+    ev.append(E.ConditionAdded(t.id, t.name, "Helped", detail))
+    return f
+
+
+def use_help(f: Fight, cid: str, what: str, ev: Events) -> Fight:
+    """The helped combatant made its check or attack: the Help is spent."""
+    c = f.get(cid)
+    if not c.has("Helped"):
+        return f
+    f = put(f, remove_condition(c, "Helped"))
+    ev.append(E.ConditionEnded(c.id, c.name, "Helped", f"used on its {what}"))
+    return f
+
+
+# --- movement ---------------------------------------------------------------------------------
+
+_MOVED = re.compile(r"^(?:Move(?: (\d+) ft)?|.+ \(move(?: (\d+) ft)?\))$")
+
+
+def move_entry(label: str, feet: int | None) -> str:
+    """How a move is written in the turn's `used` list (the tracker shows it; movement_left reads it)."""
+    if not label or label.lower() == "move":
+        return f"Move {feet} ft" if feet else "Move"
+    return f"{label} (move {feet} ft)" if feet else f"{label} (move)"
+
+
+def moved_feet(entry: str) -> int:
+    """The distance a measured move of `used` covered (0 for anything else)."""
+    m = _MOVED.match(entry)
+    feet = (m.group(1) or m.group(2)) if m else None
+    return int(feet) if feet else 0
+
+
+def movement_left(c: Combatant) -> int:
+    """Feet of movement left this turn: the speed (halved when Slowed, 0 when held), once more for
+    each Dash, less what the moves of the turn used. A move given no distance uses a whole speed's
+    worth (or what is left of it)."""
+    e = c.economy
+    speed = effective_speed(c)[0]
+    if e.move <= 0 or speed <= 0:
+        return 0
+    left = speed
+    for u in e.used:
+        if u.lower() == "dash":
+            left += speed
+            continue
+        m = _MOVED.match(u)
+        if m is None:
+            continue
+        feet = m.group(1) or m.group(2)
+        left -= int(feet) if feet else min(speed, left)
+        left = max(0, left)
+    return min(left, e.move * speed)
+
+
+def spend_move(c: Combatant, label: str, cost: int) -> tuple[Combatant, str]:
+    """Take a move out of the turn: `cost` 1 (the default) is a whole speed's worth or what is left
+    of it; more is a distance in feet. Standing up costs half the speed. Returns the combatant and
+    what the log shows of the move."""
+    speed = effective_speed(c)[0]
+    left = movement_left(c)
+    if speed <= 0:
+        raise RuleError(f"{c.name}'s speed is 0: it cannot move.")
+    if left <= 0:
+        raise RuleError(f"{c.name} has already moved this turn: no movement left.")
+    name = label.lower()
+    if cost < 1 or cost > 5000:
+        raise RuleError(f"A move covers a distance in feet (5, 10, ...), not {cost}.")
+    if name == STAND_UP.lower():
+        if cost != 1:
+            raise RuleError("Standing up costs half the speed: give no distance.")
+        feet = max(1, speed // 2)
+        if feet > left:
+            raise RuleError(f"{c.name} needs {feet} ft of movement to stand up and has {left} ft left.")
+    elif name == PICK_UP.lower():
+        if cost != 1:
+            raise RuleError("Picking up a weapon costs the move: give no distance.")
+        feet = min(speed, left)
+    elif cost == 1:
+        feet = min(speed, left)
+    else:
+        if cost > left:
+            raise RuleError(f"{c.name} has only {left} ft of movement left, not {cost}.")
+        feet = cost
+    measured = feet if (cost > 1 or name == STAND_UP.lower()) else None
+    after = left - feet
+    e = replace(c.economy, move=-(-after // speed), gambit=0, used=c.economy.used + (move_entry(label, measured),))
+    shown = " ".join(x for x in (label, f"{measured} ft" if measured else "") if x)
+    return replace(c, economy=e), shown
 
 
 def effective_speed(c: Combatant) -> tuple[int, str]:
@@ -962,7 +1171,8 @@ def start_effects(rs: D20, f: Fight, cid: str, ev: Events, given: GivenRolls | N
             # 1: its move is the random one; 2-6: it stays put; neither acts
             e = replace(e, actions=0, bonus=0, move=0)
         elif low == 7:
-            e = replace(e, bonus=0, move=0)
+            # the action is kept for that one melee attack, and for nothing else
+            e = replace(e, bonus=0, move=0, used=e.used + (CONFUSED_ATTACK,))
         f = put(f, replace(c, economy=e))
         ev.append(EffectRolled(c.id, c.name, "Confused", r, text))
     return f
@@ -1003,16 +1213,23 @@ def condition_added(f: Fight, c: Combatant, cond: Condition, ev: Events) -> Figh
         return f
     f = end_concentration(f, c.id, f"{cond.name.lower()}", ev)
     # a grapple ends when the grappler is incapacitated
-    for other in f.combatants:
-        g = other.condition("Grappled")
-        if g is not None and g.source == c.id:
-            f = put(f, remove_condition(other, "Grappled"))
-            ev.append(E.ConditionEnded(other.id, other.name, "Grappled", f"{c.name} is {cond.name}"))
+    f = release_grapples(f, c.id, f"{c.name} is {cond.name}", ev)
     if cond.name == "Unconscious":
         c = f.get(c.id)
         if not c.has("Prone"):
             f = put(f, replace(c, conditions=c.conditions + (Condition("Prone"),)))
             ev.append(E.ConditionAdded(c.id, c.name, "Prone", "falls unconscious"))
+        ev.append(E.Info(f"{c.name} drops whatever it was holding", c.id))
+    return f
+
+
+def release_grapples(f: Fight, grappler: str, reason: str, ev: Events) -> Fight:
+    """Every grapple held by `grappler` ends (it is incapacitated, down, or gone)."""
+    for other in f.combatants:
+        g = other.condition("Grappled")
+        if g is not None and g.source == grappler:
+            f = put(f, remove_condition(other, "Grappled"))
+            ev.append(E.ConditionEnded(other.id, other.name, "Grappled", reason))
     return f
 
 
