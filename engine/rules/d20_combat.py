@@ -957,6 +957,10 @@ def before_use(f: Fight, c: Combatant, what: str, label: str, target: str = "") 
     if what == "reaction" and c.has("Confused"):
         raise RuleError(f"{c.name} is Confused and cannot take reactions.")
     if what == "move":
+        # Incapacitated alone forbids actions, not movement; unconscious or stunned, nothing moves
+        out = next((n for n in ("Unconscious", "Stunned") if c.has(n)), "")
+        if out:
+            raise RuleError(f"{c.name} is {out} and cannot move.")
         held = next((n for n in SPEED_ZERO if c.has(n)), "")
         if held:
             raise RuleError(f"{c.name} is {held}: its speed is 0.")
@@ -1191,10 +1195,13 @@ def end_effects(f: Fight, cid: str, ev: Events) -> Fight:
 
 
 def lose_turn(rs: D20, f: Fight, cid: str, ev: Events, reason: str, given: GivenRolls | None) -> Fight:
-    """A lost turn (Surprised, Stunned) still starts and ends: its durations tick and Bleeding or
-    Burning still hurts, but nothing is done in it and the Confused d10 is not rolled."""
+    """A lost turn (Surprised, Stunned) still starts and ends: its durations tick, its reaction comes
+    back and Bleeding or Burning still hurts, but nothing is done in it and the Confused d10 is not
+    rolled."""
     c = f.get(cid)
     ev.append(E.TurnSkipped(cid, c.name, reason))
+    # the turn still starts: the reaction comes back (Stunned still forbids using it while it lasts)
+    f = put(f, replace(c, economy=replace(c.economy, reactions=1)))
     f = expire(f, cid, "turn_start", ev)
     f = start_effects(rs, f, cid, ev, given, lost=True)
     f = end_effects(f, cid, ev)

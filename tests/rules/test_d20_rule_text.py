@@ -388,3 +388,32 @@ def test_d20_no_opportunity_attack_against_a_hidden_creature():
     f, _ = play(f, C.AddCondition(b, "Hidden"))
     with pytest.raises(RuleError, match="Hidden"):
         play(f, X.D20Attack(o, b, use="opportunity", given=(15,)))
+
+
+@pytest.mark.parametrize("condition", ["Unconscious", "Stunned"])
+def test_d20_an_unconscious_or_stunned_creature_does_not_move(condition):
+    f = duel()
+    b = cid(f, "Bran")
+    f, _ = play(f, C.AddCondition(b, condition))
+    with pytest.raises(RuleError, match=f"{condition} and cannot move"):
+        play(f, C.UseAction(b, "move"))
+
+
+def test_d20_incapacitated_alone_still_lets_it_move():
+    f = duel()
+    b = cid(f, "Bran")
+    f, _ = play(f, C.AddCondition(b, "Incapacitated"), C.UseAction(b, "move", cost=10))
+    assert X.movement_left(by_name(f, "Bran")) == 20
+
+
+def test_d20_the_reaction_comes_back_at_the_start_of_a_lost_turn_too():
+    f = duel()
+    o = cid(f, "Orc")
+    f, _ = play(f, C.NextTurn())  # the Orc's turn
+    f, _ = play(f, C.UseAction(o, "reaction", "Opportunity attack"), C.NextTurn())  # round 2, Bran
+    stun = C.Duration("turn_end", who=o)
+    f, _ = play(f, C.AddCondition(o, "Stunned", duration=stun))
+    f, ev = play(f, C.NextTurn())  # the Orc's turn is lost; the stun ends with it
+    assert [e.name for e in of(ev, E.TurnSkipped)] == ["Orc"] and not by_name(f, "Orc").has("Stunned")
+    assert by_name(f, "Orc").economy.reactions == 1
+    play(f, C.UseAction(o, "reaction", "Opportunity attack"))
