@@ -148,8 +148,8 @@ class Warhammer(Ruleset):
         ev.append(E.OrderSet(tuple(f.get(x).name for x in f.order)))
         return self._new_round(replace(f, round=0), ev)
 
-    def reorder(self, f: Fight) -> Fight:
-        """By SL, ties to higher Agility, then the GM's earlier order. Keeps the current slot.
+    def standing_order(self, f: Fight) -> tuple[str, ...]:
+        """By SL, ties to higher Agility, then the GM's earlier order.
 
         Ties fall back on `standing`, never on a round's Fortune-bought order, so a slot bought
         with Fortune cannot carry into later rounds through a tie."""
@@ -163,9 +163,25 @@ class Warhammer(Ruleset):
                 prev.get(c.id, 10_000 + added[c.id]),
             ),
         )
-        order = tuple(c.id for c in cs)
+        return tuple(c.id for c in cs)
+
+    def reorder(self, f: Fight) -> Fight:
+        """An SL or Agility changed, or someone joined. Mid-round this never costs or gives a turn:
+        whoever has had its slot this round (and whoever is acting) keeps its place; those still to
+        come are re-sorted, unless Fortune bought slots this round, in which case the round's order
+        holds (a newcomer goes last) and the change counts from the next round."""
+        standing = self.standing_order(f)
+        if not f.order:
+            return replace(f, order=standing, standing=standing)
+        passed = f.order[: f.phase + 1] if f.phase >= 0 else ()
+        bought = [x for x in f.standing if x in f.order] != list(f.order)
+        if bought:
+            rest = [x for x in f.order if x not in passed] + [x for x in standing if x not in f.order]
+        else:
+            rest = [x for x in standing if x not in passed]
+        order = passed + tuple(x for x in rest if x not in passed)
         phase = order.index(f.current) if f.current in order else f.phase
-        return replace(f, order=order, phase=phase, standing=order)
+        return replace(f, order=order, phase=phase, standing=standing)
 
     def order_changed(self, f: Fight) -> Fight:
         # the GM's call on a tie lasts beyond this round, unlike a Fortune slot
@@ -202,7 +218,8 @@ class Warhammer(Ruleset):
         )
         if f.round > 1:
             # the order of a round bought with Fortune lasts that round only
-            f = self.reorder(replace(f, order=tuple(x for x in f.order)))
+            standing = self.standing_order(f)
+            f = replace(f, order=standing, standing=standing)
         ev.append(E.RoundStarted(f.round))
         if any(p.key == "fortune" and p.current > 0 for c in f.combatants for p in c.resources):
             ev.append(E.Info("Start of the round: Fortune may be spent now to choose when to act."))

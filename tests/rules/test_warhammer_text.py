@@ -498,3 +498,52 @@ def test_a_minion_past_0_wounds_adds_5_a_point_to_its_sudden_death_roll():
     crit = only(ev, W.CriticalRolled)
     assert crit.sudden and crit.total == 45 and crit.result.startswith("Critically wounded")
     assert {c.name for c in f.get("c2").conditions} == {"Critically wounded", "Prone", "Stunned"}
+
+
+# --- the order during a round -------------------------------------------------------------------
+
+
+def three(fortune: int = 0) -> Fight:
+    f = new_fight("warhammer", seed=1)
+    for name, ag in (("Ada", 40), ("Bea", 35), ("Cid", 30)):
+        f, _ = apply(f, C.AddCombatant(name, stats=(("i", 50), ("ag", ag), ("fortune", fortune))))
+    f, _ = apply(f, C.StartFight(initiative=(("c1", (5,)), ("c2", (15,)), ("c3", (25,)))))  # SL 5, 4, 3
+    return f
+
+
+def turns(f: Fight, n: int) -> tuple[Fight, list[str]]:
+    seen = []
+    for _ in range(n):
+        f, ev = apply(f, C.NextTurn())
+        seen += [e.name for e in ev if isinstance(e, E.TurnStarted)]
+    return f, seen
+
+
+def test_a_fortune_slot_survives_a_stat_edit_in_the_same_round():
+    f = three(fortune=1)
+    f, _ = apply(f, C.Fortune("c1", 2))  # Ada acts last this round
+    f, seen = turns(f, 2)
+    assert seen == ["Bea", "Cid"]
+    f, _ = apply(f, C.EditCombatant("c2", stats=(("wounds", 8),)))
+    f, _ = apply(f, C.SetInitiative("c2", 1))
+    assert f.order == ("c2", "c3", "c1")
+    f, seen = turns(f, 1)
+    assert seen == ["Ada"]  # her bought slot still comes
+    f, seen = turns(f, 2)  # round 2: by SL again, with Bea's new SL 1
+    assert f.round == 2 and f.order == ("c1", "c3", "c2")
+
+
+def test_a_new_sl_mid_round_never_costs_or_gives_a_turn():
+    f = three()
+    assert f.current == "c1"
+    # Cid, still to act, gets a higher SL: he moves ahead of Bea, not ahead of Ada, who is acting
+    f, _ = apply(f, C.SetInitiative("c3", 9))
+    assert f.order == ("c1", "c3", "c2") and f.current == "c1"
+    f, seen = turns(f, 3)
+    assert seen == ["Cid", "Bea", "Cid"]  # round 2 starts with Cid's SL 9
+    # a newcomer given a high SL mid-round acts after whoever is acting, this round
+    f, _ = apply(f, C.AddCombatant("Dag", stats=(("i", 50),)))
+    f, _ = apply(f, C.SetInitiative("c4", 12))
+    assert f.order == ("c3", "c4", "c1", "c2")
+    f, seen = turns(f, 3)
+    assert seen == ["Dag", "Ada", "Bea"]
