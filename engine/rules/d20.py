@@ -45,6 +45,8 @@ CONDITIONS = {
     "Frightened": "While the source is in sight: disadvantage on attacks and checks, and cannot "
     "willingly move closer to it.",
     "Grappled": "Speed 0. Ends if the grappler is moved away or incapacitated.",
+    "Helped": "An ally's Help: advantage on its next check or attack (spent by it), until the helper's next "
+    "turn starts.",
     "Hidden": "Unseen: its next attack has advantage. Attacking or being found ends it.",
     "Incapacitated": "Can take no actions and no reactions.",
     "Marked": "Attacks against it have advantage.",
