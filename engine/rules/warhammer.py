@@ -325,6 +325,12 @@ class Warhammer(Ruleset):
 
     def damage_taken(self, f: Fight, c: Combatant, amount: int, cmd: C.Damage, ev: Events) -> Fight:
         """Damage typed in by hand (not through an attack): remind the GM of the zero-Wounds rules."""
+        fell = any(isinstance(e, E.Dropped) and e.who == c.id for e in ev)
+        if fell and c.has("Fighting on"):
+            # an earlier Willpower test does not carry over to a new fall to 0 Wounds
+            f = put(f, remove_condition(c, "Fighting on"))
+            ev.append(E.ConditionEnded(c.id, c.name, "Fighting on", "at 0 Wounds again: a new Willpower test"))
+            c = f.get(c.id)
         if amount > 0 and c.down:
             ev.append(
                 E.Info(

@@ -547,3 +547,20 @@ def test_a_new_sl_mid_round_never_costs_or_gives_a_turn():
     assert f.order == ("c3", "c4", "c1", "c2")
     f, seen = turns(f, 3)
     assert seen == ["Dag", "Ada", "Bea"]
+
+
+def test_a_champion_back_at_0_wounds_tests_willpower_again():
+    f = wh(p("Ulf", ws=48), p("Boss", ("champion",), wounds=5, t=0, wp=40))
+    f, _ = apply(f, C.Damage("c2", amount=5))
+    f, _ = apply(f, W.KeepFighting("c2", given=(12,)))
+    assert not W.collapsed(f.get("c2"))
+    f, _ = apply(f, C.Heal("c2", amount=3))
+    f, ev = apply(f, C.Damage("c2", amount=4))
+    assert any(isinstance(e, E.ConditionEnded) and e.condition == "Fighting on" for e in ev)
+    assert W.collapsed(f.get("c2"))  # until a new test
+    f, _ = apply(f, W.KeepFighting("c2", given=(30,)))
+    assert not W.collapsed(f.get("c2"))
+    # through an attack the new test is rolled at once
+    f, _ = apply(f, C.Heal("c2", amount=2))
+    f, ev = apply(f, Attack("c1", "c2", given_attack=(21,), given_damage=(4,), given_willpower=(77,)))
+    assert not only(list(ev), W.WillpowerTested).success and W.collapsed(f.get("c2"))
