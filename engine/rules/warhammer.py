@@ -199,7 +199,9 @@ class Warhammer(Ruleset):
         return f
 
     def _round_economy(self, c: Combatant, e: Economy) -> Economy:
-        return replace(e, reactions=1, parries=bonus_parries(c), done=False)
+        # one reaction a round, and more for a talent or gear the GM notes as `extra_reactions`
+        extra = max(0, min(c.stat("extra_reactions"), 10))
+        return replace(e, reactions=1 + extra, parries=bonus_parries(c), done=False)
 
     def _new_round(self, f: Fight, ev: Events) -> Fight:
         if f.round >= 1:

@@ -564,3 +564,15 @@ def test_a_champion_back_at_0_wounds_tests_willpower_again():
     f, _ = apply(f, C.Heal("c2", amount=2))
     f, ev = apply(f, Attack("c1", "c2", given_attack=(21,), given_damage=(4,), given_willpower=(77,)))
     assert not only(list(ev), W.WillpowerTested).success and W.collapsed(f.get("c2"))
+
+
+def test_extra_reactions_from_talents_but_one_reaction_per_attack():
+    f = wh(p("Gob", ws=90), p("Orc", ws=90), p("Duellist", ws=50, ag=50, wounds=40, extra_reactions=1))
+    assert f.get("c3").economy.reactions == 2
+    swing = dict(given_attack=(12,), given_defence=(99,), given_damage=(1,))
+    f, _, _ = hit(f, Attack("c1", "c3", defence="dodge", **swing))
+    f = turn(f, "c2")
+    f, _, _ = hit(f, Attack("c2", "c3", defence="dodge", **swing))
+    assert f.get("c3").economy.reactions == 0
+    f = turn(f, "c1")  # a new round: both back
+    assert f.get("c3").economy.reactions == 2
