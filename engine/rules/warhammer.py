@@ -32,7 +32,7 @@ from engine.state import Combatant, Economy, Fight, Pool, put, set_pool
 
 CONDITIONS = {
     "Surprised": "Caught unaware: cannot act or react, and attackers get +20 against it. Ends at "
-    "the end of round 1 or when it is first attacked.",
+    "the end of round 1 (of the round it came in, if given later) or when it is first attacked.",
     "Fighting on": "At 0 Wounds but still fighting (passed the champion's Willpower test).",
     "Collapsed": "Helpless and at the mercy of its enemies: loses its turns and cannot defend.",
     "Seriously injured": "Sudden death 31-40: fights at -20 (attack, parry and dodge tests); a Cool "
