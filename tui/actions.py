@@ -262,6 +262,7 @@ OTHER_IDS = (
     "dialog_enter",
     "choice_previous",
     "choice_next",
+    "tick",
     "catalog_down",
     "catalog_up",
     "help_close",

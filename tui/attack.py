@@ -28,6 +28,7 @@ from tui.dialogs import (
     Choice,
     Dialog,
     FormError,
+    Tick,
     combatant_options,
     field,
     optional_int,
@@ -66,7 +67,7 @@ class _AttackBase(Dialog):
     """Shared by the three attack dialogs: the odds line follows every change of a field."""
 
     OK = "Roll"
-    HINT = "ctrl+s (or enter in a text field): roll · esc: cancel · tab: next field"
+    HINT = "enter or ctrl+s: roll · space: tick · esc: cancel · tab: next field"
     DICE = "given"  # the field for the attacker's own roll: required when the table rolls for its side
 
     def __init__(self, who: str, target: str = "") -> None:
@@ -210,8 +211,8 @@ class D20AttackDialog(_AttackBase):
         yield row("Cover", Choice(cover, id="cover"), id="r-cover")
         yield row(
             "Situation",
-            Checkbox("high ground", id="high_ground", compact=True),
-            Checkbox("flanking", id="flanking", compact=True),
+            Tick("high ground", id="high_ground", compact=True),
+            Tick("flanking", id="flanking", compact=True),
             id="r-situation",
         )
         yield row("More advantage", field(placeholder="Help, ... (commas)", id="adv"), id="r-adv")
@@ -336,8 +337,8 @@ class CosmereAttackDialog(_AttackBase):
         yield self.attacker_row()
         for c in self.fight.combatants:
             yield Horizontal(
-                Checkbox(literal(c.name), c.id == self.preset, id=f"t-{c.id}", compact=True),
-                Checkbox("cannot sense it", id=f"u-{c.id}", compact=True),
+                Tick(literal(c.name), c.id == self.preset, id=f"t-{c.id}", compact=True),
+                Tick("cannot sense it", id=f"u-{c.id}", compact=True),
                 classes="row",
             )
         yield row("Skill modifier", field("0", id="modifier", number=True))
@@ -354,9 +355,9 @@ class CosmereAttackDialog(_AttackBase):
         yield row("Weapon (for the log)", field(placeholder="spear", id="label"))
         yield row(
             "Ranged, and",
-            Checkbox("in an enemy's reach", id="in_reach", compact=True),
-            Checkbox("long range", id="long_range", compact=True),
-            Checkbox("unstable", id="unstable", compact=True),
+            Tick("in an enemy's reach", id="in_reach", compact=True),
+            Tick("long range", id="long_range", compact=True),
+            Tick("unstable", id="unstable", compact=True),
         )
         yield row("More advantage", field(placeholder="(commas)", id="adv"))
         yield row("More disadvantage", field(placeholder="(commas)", id="dis"))
@@ -468,9 +469,9 @@ class CosmereOutcomeDialog(Dialog):
             yield Static(line, classes="wide-label")
             if r.outcome == "miss" and r.sensed and self.cmd.damage:
                 label = f"graze it: 1 focus (of {have}), {self.dice} damage"
-                yield Checkbox(label, id=f"g-{r.target}", compact=True)
+                yield Tick(label, id=f"g-{r.target}", compact=True)
         if any(r.outcome == "hit" for r in self.results):
-            yield Checkbox("critical: spend an Opportunity (damage dice at their maximum)", id="critical", compact=True)
+            yield Tick("critical: spend an Opportunity (damage dice at their maximum)", id="critical", compact=True)
 
     def on_mount(self) -> None:
         boxes = self.query(Checkbox)
@@ -507,8 +508,8 @@ class WarhammerAttackDialog(_AttackBase):
         yield row("Damage bonus", field("0", id="damage", number=True))
         yield row(
             "Weapon",
-            Checkbox("Impale", id="impale", compact=True),
-            Checkbox("missile used in melee", id="in_melee", compact=True),
+            Tick("Impale", id="impale", compact=True),
+            Tick("missile used in melee", id="in_melee", compact=True),
         )
         yield row("Attacks", Choice([(o.label, k) for k, o in OPTIONS.items()], id="option"))
         yield row("Defence", Choice([("none", "")], id="defence"))
@@ -632,7 +633,7 @@ class WarhammerOutcomeDialog(Dialog):
             yield row("Fumble result (read)", field(placeholder="what the fumble table says (optional)", id="fumble"))
         if r.critical_total is not None:
             if may_deflect(t):
-                yield Checkbox(
+                yield Tick(
                     "armour deflects the critical (-20 severity, that location's armour damaged)",
                     id="deflect",
                     compact=True,
@@ -819,7 +820,7 @@ class WarhammerCriticalDialog(_RulesDialog):
         yield self.who_row()
         yield row("Location", Choice([(label, key) for key, label, _, _ in LOCATIONS], id="location"))
         yield row("Modifier", field("0", "+5 per point of damage beyond 0 Wounds", id="modifier", number=True))
-        yield row("Armour", Checkbox("deflects it (-20 severity, the armour damaged)", id="deflect", compact=True))
+        yield row("Armour", Tick("deflects it (-20 severity, the armour damaged)", id="deflect", compact=True))
         tables: list[tuple[str | Text, Any]] = [
             ("sudden death for minions, else injury", None),
             ("sudden-death table", True),

@@ -182,6 +182,13 @@ class Choice(Widget, can_focus=True):
         self.action_move(1)
 
 
+class Tick(Checkbox, inherit_bindings=False):
+    """A checkbox that space ticks. Enter is left to the dialog, where it applies: a GM who presses
+    enter to confirm must never flip a box instead (a critical, a surprise) by accident."""
+
+    BINDINGS = [Binding("space", "toggle_button", "Toggle", show=False, id="tick")]
+
+
 # --- the base dialog ---------------------------------------------------------------------------
 
 
@@ -226,7 +233,7 @@ class Dialog(ModalScreen[None]):
         Binding("enter", "submit", "Apply", show=False, id="dialog_enter"),
     ]
     OK = "Apply"
-    HINT = "ctrl+s (or enter in a text field): apply · esc: cancel · tab: next field"
+    HINT = "enter or ctrl+s: apply · space: tick · esc: cancel · tab: next field"
     ANNOUNCE = True  # say what happened in a notification (the log may be hidden on a small screen)
 
     def __init__(self, who: str = "") -> None:
@@ -770,7 +777,7 @@ class StartDialog(Dialog):
         for c in f.combatants:
             widgets: list[Widget] = []
             if rid != "ninephase":
-                widgets.append(Checkbox(Text("surprised"), id=f"surprised-{c.id}", compact=True))
+                widgets.append(Tick(Text("surprised"), id=f"surprised-{c.id}", compact=True))
                 if not (rid == "d20" and c.owner):
                     hint = "the die rolled at the table" if table_rolls(f, c.id) else "die rolled (optional)"
                     widgets.append(field(placeholder=hint, id=f"init-{c.id}", number=True))
@@ -988,14 +995,14 @@ class ActivityDialog(Dialog):
             yield row("Cost (actions)", Choice([("1", 1), ("2", 2), ("3", 3), ("0", 0)], 1, id="cost"))
             yield row("Earliest phase", field(placeholder="1-9, blank = any phase", id="earliest", number=True))
             yield Horizontal(
-                Checkbox(Text("Reaction"), id="reaction", compact=True),
-                Checkbox(Text("Master"), id="master", compact=True),
-                Checkbox(Text("Phase Lock"), id="lock", compact=True),
-                Checkbox(Text("Channel"), id="channel", compact=True),
-                Checkbox(Text("Uninterruptible"), id="uninterruptible", compact=True),
+                Tick(Text("Reaction"), id="reaction", compact=True),
+                Tick(Text("Master"), id="master", compact=True),
+                Tick(Text("Phase Lock"), id="lock", compact=True),
+                Tick(Text("Channel"), id="channel", compact=True),
+                Tick(Text("Uninterruptible"), id="uninterruptible", compact=True),
                 classes="row",
             )
-            yield Checkbox(Text("Also keep it in this fight's catalog"), id="keep", compact=True)
+            yield Tick(Text("Also keep it in this fight's catalog"), id="keep", compact=True)
 
     def on_mount(self) -> None:
         ol = self.query_one("#activities", OptionList)
