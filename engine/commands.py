@@ -214,6 +214,8 @@ class Activity(Command, tag="activity"):
     channel: bool = False
     uninterruptible: bool = False
     repeatable: bool = False  # the activity says it may be attempted more than once a round
+    resource: str = ""  # a resource spent to begin it (a spell slot, ki), with its actions
+    amount: int = 1
 
 
 class SavingThrow(Command, tag="save"):

@@ -164,6 +164,7 @@ class ChannelInterrupted(Event, tag="channel_broken"):
     name: str
     activity: str
     reason: str
+    lost: str = ""  # the resources spent to begin it ("1 slot3"), gone with it
 
 
 class SaveRolled(Event, tag="save"):
@@ -305,7 +306,9 @@ def describe(e: Event) -> str:
             return f"{n} begins channeling {a} in phase {s}, resolving in phase {end}"
         case ChannelResolved(name=n, activity=a, phase=p):
             return f"{n}'s channel {a} resolves in phase {p}"
-        case ChannelInterrupted(name=n, activity=a, reason=why):
+        case ChannelInterrupted(name=n, activity=a, reason=why, lost=lost):
+            if lost:
+                return f"{n}'s channel {a} is interrupted ({why}); its actions and the {lost} spent on it are lost"
             return f"{n}'s channel {a} is interrupted ({why}); its actions and resources are lost"
         case SaveRolled(name=n, roll=r, dc=dc, success=ok, label=label):
             vs = f" vs DC {dc}" if dc is not None else ""

@@ -96,6 +96,7 @@ class Channel(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="ch
     uninterruptible: bool = False
     status: Literal["", "resolved", "interrupted"] = ""  # "" = under way (or resolving now)
     at: int = 0  # the phase it resolved or was interrupted in
+    spent: tuple[tuple[str, int], ...] = ()  # resources spent to begin it (lost if it breaks)
 
 
 class ActivitySpec(

@@ -165,7 +165,15 @@ class NinePhase(Ruleset):
 
     # --- acting and reacting ------------------------------------------------------------------
     def _activity(self, f: Fight, cmd: C.Activity, ev: Events) -> Fight:
-        return self.perform(f, cmd.who, K.as_spec(cmd), cmd.earliest, ev)
+        return self.perform(f, cmd.who, K.as_spec(cmd), cmd.earliest, ev, self._spend(cmd.resource, cmd.amount))
+
+    @staticmethod
+    def _spend(resource: str, amount: int) -> tuple[str, int] | None:
+        if not resource.strip():
+            if amount != 1:
+                raise RuleError("An amount to spend needs the resource it is spent from.")
+            return None
+        return (resource.strip().lower(), amount)
 
     def _do_activity(self, f: Fight, cmd: K.DoActivity, ev: Events) -> Fight:
         spec = K.find(f, cmd.name)
@@ -181,11 +189,7 @@ class NinePhase(Ruleset):
             if cmd.speed is not None:
                 raise RuleError(f"{spec.name} does not depend on a weapon's Speed Factor.")
             earliest = spec.phase
-        if not cmd.resource.strip():
-            if cmd.amount != 1:
-                raise RuleError("An amount to spend needs the resource it is spent from.")
-            return self.perform(f, cmd.who, spec, earliest, ev)
-        return self.perform(f, cmd.who, spec, earliest, ev, (cmd.resource.strip().lower(), cmd.amount))
+        return self.perform(f, cmd.who, spec, earliest, ev, self._spend(cmd.resource, cmd.amount))
 
     def perform(
         self,
@@ -254,7 +258,8 @@ class NinePhase(Ruleset):
         )
         c = replace(c, economy=e)
         if channel:
-            c = replace(c, channels=c.channels + (Channel(name, p, p + spec.cost, spec.uninterruptible),))
+            spent = (spend,) if spend is not None else ()
+            c = replace(c, channels=c.channels + (Channel(name, p, p + spec.cost, spec.uninterruptible, spent=spent),))
         f = put(f, c)
         kind = "reaction" if spec.reaction else f"{spec.cost} action{'s' if spec.cost != 1 else ''}"
         if spec.reaction and spec.cost:
@@ -304,7 +309,7 @@ class NinePhase(Ruleset):
         if len(why) > 200:
             raise RuleError("Keep the reason to one short line (200 characters).")
         ch = pick[0]
-        ev.append(E.ChannelInterrupted(c.id, c.name, ch.activity, why))
+        ev.append(E.ChannelInterrupted(c.id, c.name, ch.activity, why, _lost(ch)))
         stopped = replace(ch, status="interrupted", at=f.phase)
         return put(f, replace(c, channels=tuple(stopped if x is ch else x for x in c.channels)))
 
@@ -318,7 +323,7 @@ class NinePhase(Ruleset):
         if not broken:
             return f
         for ch in broken:
-            ev.append(E.ChannelInterrupted(c.id, c.name, ch.activity, why))
+            ev.append(E.ChannelInterrupted(c.id, c.name, ch.activity, why, _lost(ch)))
         chans = tuple(
             replace(ch, status="interrupted", at=p) if ch in broken else ch for ch in c.channels
         )
@@ -341,3 +346,10 @@ class NinePhase(Ruleset):
 
     def phase_label(self, f: Fight) -> str:
         return f"Round {f.round} · Phase {f.phase}"
+
+
+def _lost(ch: Channel) -> str:
+    """What the interruption line names as lost, besides the actions: the resources spent to begin."""
+    if not ch.spent:
+        return ""
+    return ", ".join(f"{n} {key}" for key, n in ch.spent)

@@ -366,7 +366,8 @@ def test_a_spell_slot_spent_to_begin_a_channel_is_lost_when_the_channel_breaks()
     ]
     f = to_phase(f, 4)
     f, log = play(f, C.Damage("c1", amount=2))
-    assert log[-1].endswith("interrupted (took damage in phase 4); its actions and resources are lost")
+    # the line names what was spent to begin it
+    assert log[-1].endswith("interrupted (took damage in phase 4); its actions and the 1 slot3 spent on it are lost")
     p = f.get("c1").pool("slot3")
     assert p is not None and p.current == 1  # the slot stays spent
     # and a new round does not give it back
@@ -383,6 +384,10 @@ def test_an_activity_cannot_begin_without_the_resource_it_spends():
     refused(f, K.DoActivity("c1", "Fireball", resource="slot9"), "has no 'slot9' to spend")
     refused(f, K.DoActivity("c1", "Fireball", resource="slot3", amount=0), "at least 1")
     refused(f, K.DoActivity("c1", "Fireball", amount=2), "needs the resource")
+    # the ad-hoc activity (one not in the catalog) spends a resource the same way
+    g, log = play(f, C.Activity("c1", "Flame Lance", cost=1, earliest=3, channel=True, resource="slot3"))
+    assert "Mirelle spends 1 slot3 (0 left)" in log
+    refused(f, C.Activity("c1", "Flame Lance", resource="slot3", amount=2), "needs 2 slot3")
     assert f == before
     # a rule broken refuses the whole activity: nothing is spent
     f = to_phase(f, 4)
