@@ -1162,7 +1162,9 @@ def start_effects(rs: D20, f: Fight, cid: str, ev: Events, given: GivenRolls | N
         return f
     incap = incapacitated(c)
     if incap:
-        f = put(f, replace(c, economy=replace(c.economy, actions=0, bonus=0, reactions=0, gambit=0)))
+        # its reaction is barred while the condition lasts (before_use), not spent: should the
+        # condition end before its next turn it can react again, as after a lost turn
+        f = put(f, replace(c, economy=replace(c.economy, actions=0, bonus=0, gambit=0)))
         ev.append(E.Info(f"{c.name} is {incap}: no actions or reactions this turn", cid))
         return f
     if c.has("Confused"):
@@ -1170,7 +1172,7 @@ def start_effects(rs: D20, f: Fight, cid: str, ev: Events, given: GivenRolls | N
         c = f.get(cid)
         n = r.total
         low, _, text = next(o for o in CONFUSED_OUTCOMES if o[0] <= n <= o[1])
-        e = replace(c.economy, reactions=0)
+        e = c.economy  # no reactions while Confused: barred by before_use, not spent
         if low in (1, 2):
             # 1: its move is the random one; 2-6: it stays put; neither acts
             e = replace(e, actions=0, bonus=0, move=0)

@@ -147,7 +147,10 @@ def test_d20_confused_no_reactions_a_d10_at_turn_start_with_its_outcome_and_a_sa
     e = of(ev, EffectRolled)[0]
     assert e.roll.total == d10 and text in e.outcome and text in log(ev)[-1]
     econ = by_name(f, "Orc").economy
-    assert (econ.actions == 1, econ.move == 1, econ.reactions) == (acts, moves, 0)
+    assert (econ.actions == 1, econ.move == 1) == (acts, moves)
+    # no reactions while Confused: refused, though not spent (it is back once Confused ends)
+    with pytest.raises(RuleError, match="Confused and cannot take reactions"):
+        play(f, C.UseAction(o, "reaction"))
     f, ev = play(f, C.NextTurn())
     due = of(ev, X.SaveDue)[0]
     assert (due.what, due.dc) == ("Confused", 13)
@@ -180,11 +183,15 @@ def test_d20_incapacitated_takes_no_actions_or_reactions():
     f, ev = play(f, C.NextTurn())
     assert f.current == cid(f, "Orc")  # its turn comes, with nothing in it
     e = by_name(f, "Orc").economy
-    assert (e.actions, e.bonus, e.reactions) == (0, 0, 0)
+    assert (e.actions, e.bonus) == (0, 0)
     assert "Orc is Incapacitated: no actions or reactions this turn" in log(ev)
     for what in ("action", "bonus", "reaction"):
         with pytest.raises(RuleError, match="Incapacitated"):
             play(f, C.UseAction(cid(f, "Orc"), what))
+    # the reaction is barred, not spent: once the condition ends it can react this round
+    g, _ = play(f, C.RemoveCondition(cid(f, "Orc"), "Incapacitated"))
+    g, _ = play(g, C.UseAction(cid(g, "Orc"), "reaction"))
+    assert by_name(g, "Orc").economy.reactions == 0
     # becoming incapacitated mid-turn counts at once
     f, _ = play(f, C.NextTurn())
     f, _ = play(f, C.AddCondition(cid(f, "Gob"), "Incapacitated"))
