@@ -216,6 +216,7 @@ class Activity(Command, tag="activity"):
     repeatable: bool = False  # the activity says it may be attempted more than once a round
     resource: str = ""  # a resource spent to begin it (a spell slot, ki), with its actions
     amount: int = 1
+    across_rounds: bool = False  # a channel its text lets finish in the next round
 
 
 class SavingThrow(Command, tag="save"):

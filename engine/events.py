@@ -303,6 +303,8 @@ def describe(e: Event) -> str:
             what = f"{label} ({w})" if label else w
             return f"{n} uses {what}{'; ' + left if left else ''}"
         case ChannelBegun(name=n, activity=a, start=s, end=end):
+            if end > 9:  # a channel its text lets run on into the next round
+                return f"{n} begins channeling {a} in phase {s}, resolving in phase {end - 9} of the next round"
             return f"{n} begins channeling {a} in phase {s}, resolving in phase {end}"
         case ChannelResolved(name=n, activity=a, phase=p):
             return f"{n}'s channel {a} resolves in phase {p}"

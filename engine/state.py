@@ -119,6 +119,7 @@ class ActivitySpec(
     uninterruptible: bool = False
     repeatable: bool = False
     note: str = ""
+    across_rounds: bool = False  # a channel its text lets finish in the next round
 
 
 class Due(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="due"):

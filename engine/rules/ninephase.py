@@ -42,6 +42,17 @@ def _close_channels(c: Combatant, phase: int) -> Combatant:
     )
 
 
+def _carried(c: Combatant) -> tuple[Channel, ...]:
+    """The channels under way that run on into the next round (their activity says they may), with
+    their phases counted from the new round: begun in phase 8 of the last round is phase -1 now, so
+    the interruption window (strictly between start and end) carries over unchanged."""
+    return tuple(
+        replace(ch, start=ch.start - PHASES, end=ch.end - PHASES)
+        for ch in c.channels
+        if ch.status == "" and ch.end > PHASES
+    )
+
+
 def _pools(stats: tuple[tuple[str, int], ...], old: tuple[Pool, ...]) -> tuple[Pool, ...]:
     """The resource pools of the stats other than the two health tracks (keys in lower case, as
     `spend` looks them up; a stat of 0 or less gives none). What was already spent stays spent when
@@ -157,11 +168,11 @@ class NinePhase(Ruleset):
             f,
             round=f.round + 1,
             phase=1,
-            combatants=tuple(replace(c, economy=_fresh(), channels=()) for c in f.combatants),
+            combatants=tuple(replace(c, economy=_fresh(), channels=_carried(c)) for c in f.combatants),
         )
         ev.append(E.RoundStarted(f.round))
         ev.append(E.PhaseStarted(f.round, 1, "Phase 1"))
-        return f
+        return self._announce(f, ev)
 
     # --- acting and reacting ------------------------------------------------------------------
     def _activity(self, f: Fight, cmd: C.Activity, ev: Events) -> Fight:
@@ -230,7 +241,7 @@ class NinePhase(Ruleset):
             raise RuleError(f"{name} costs {spec.cost} actions and {c.name} has {e.actions} left.")
         if master and e.master:
             raise RuleError(f"{c.name} has already used its Master Action this round.")
-        if channel and p + spec.cost > PHASES:
+        if channel and p + spec.cost > PHASES and not spec.across_rounds:
             raise RuleError(
                 f"A {spec.cost}-action channel begun in phase {p} would resolve in phase "
                 f"{p + spec.cost}, after the round ends."

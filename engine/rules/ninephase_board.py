@@ -47,7 +47,8 @@ def _row(f: Fight, c: Combatant) -> BoardRow:
         last = ch.at if ch.status == "interrupted" else ch.end
         for p in range(max(ch.start, 1), min(last, PHASES) + 1):
             if p == ch.start and ch.start != ch.end:
-                cells[p - 1].append(BoardItem("begin", f"begins {ch.activity} (resolves in phase {ch.end})"))
+                when = f"phase {ch.end}" if ch.end <= PHASES else f"phase {ch.end - PHASES} next round"
+                cells[p - 1].append(BoardItem("begin", f"begins {ch.activity} (resolves in {when})"))
                 if ch.status == "interrupted" and p == ch.at:
                     # stopped in its starting phase (a reaction that says so): both show there
                     cells[p - 1].append(BoardItem("interrupted", f"{ch.activity} interrupted"))

@@ -59,6 +59,8 @@ def spec_text(a: ActivitySpec) -> str:
         parts.append("Uninterruptible Channel")
     elif a.channel:
         parts.append("Channel")
+    if a.across_rounds:
+        parts.append("may finish next round")
     if a.repeatable:
         parts.append("repeatable")
     return " · ".join(parts)
@@ -92,7 +94,9 @@ def check_spec(a: ActivitySpec) -> ActivitySpec:
         raise RuleError(f"{name}: a Phase Locked activity needs a fixed phase, not the weapon's Speed Factor.")
     if lock and a.phase is None:
         raise RuleError(f"{name} is Phase Locked: give the phase it is locked to.")
-    if channel and a.phase is not None and a.phase + a.cost > PHASES:
+    if a.across_rounds and not channel:
+        raise RuleError(f"{name}: only a channel can run on into the next round.")
+    if channel and a.phase is not None and a.phase + a.cost > PHASES and not a.across_rounds:
         raise RuleError(
             f"{name}: a {a.cost}-action channel locked to phase {a.phase} would resolve in phase "
             f"{a.phase + a.cost}, after the round ends."
@@ -194,4 +198,5 @@ def as_spec(cmd: C.Activity) -> ActivitySpec:
         channel=cmd.channel,
         uninterruptible=cmd.uninterruptible,
         repeatable=cmd.repeatable,
+        across_rounds=cmd.across_rounds,
     )
