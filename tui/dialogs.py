@@ -924,10 +924,30 @@ USES = {
     ],
 }
 NAME_HINTS = {
-    "d20": "Attack, Dash, Disengage, Dodge, Help, Hide, Ready, ... (optional)",
+    "d20": "Attack, Hide, Search, ... (optional)",
     "cosmere": "Strike, Move, Reactive Strike, ... (optional)",
     "warhammer": "what it does (optional)",
 }
+
+
+def d20_uses(c: Combatant) -> list[tuple[str | Text, str]]:
+    """The d20 parts of the turn, then the named uses that do something, each with what it costs.
+    A value is the part used, or "part:Name" for a named use."""
+    from engine.rules import d20_combat as X
+
+    speed = X.effective_speed(c)[0]
+    stand = f"{max(1, speed // 2)} ft of the move (half)" if speed > 0 else "half the speed (the move)"
+    return [
+        *USES["d20"],
+        ("Help: an action (ally gets advantage)", "action:Help"),
+        ("Dash: an action (the speed again)", "action:Dash"),
+        ("Disengage: an action", "action:Disengage"),
+        ("Dodge: an action", "action:Dodge"),
+        (f"{X.STAND_UP}: {stand}", f"move:{X.STAND_UP}"),
+        (f"{X.PICK_UP}: the move", f"move:{X.PICK_UP}"),
+        (f"{X.PICK_UP}: an action", f"action:{X.PICK_UP}"),
+        (f"{X.PUT_OUT}: an action", f"action:{X.PUT_OUT}"),
+    ]
 
 
 class UseDialog(Dialog):
@@ -941,18 +961,61 @@ class UseDialog(Dialog):
 
     def fields(self) -> ComposeResult:
         rid = self.rules.id
+        f = self.fight
+        if rid == "d20":
+            from engine.rules.d20_combat import movement_left
+
+            yield row("What", Choice(d20_uses(self.target), id="what"))
+            yield row("Name", field(placeholder=NAME_HINTS[rid], id="name"), id="row-name")
+            left = movement_left(self.target)
+            hint = f"feet moved; empty = all of it ({left} ft left)"
+            yield row("Distance (ft)", field(placeholder=hint, id="distance", number=True), id="row-distance")
+            yield row("Helping", Choice(self._allies(), id="target"), id="row-target")
+            return
         yield row("What", Choice(USES.get(rid, [("Action", "action")]), id="what"))
         yield row("Name", field(placeholder=NAME_HINTS.get(rid, ""), id="name"))
         if rid == "cosmere":
             yield row("Cost (actions)", Choice([("1", 1), ("2", 2), ("3", 3)], 1, id="cost"))
         if rid == "warhammer":
-            f = self.fight
             yield row("Target", Choice(combatant_options(f, "nobody in particular", [self.who]), "", id="target"))
+
+    def _allies(self) -> list[tuple[str | Text, str]]:
+        """Whom a Help can aid: the helper's own side first, then the others; or nobody (only logged)."""
+        f = self.fight
+        me = self.target
+        others = [c for c in f.combatants if c.id != me.id]
+        ranked = [c for c in others if c.side == me.side] + [c for c in others if c.side != me.side]
+        return [*((literal(c.name), c.id) for c in ranked), ("nobody (only logged)", "")]
 
     def on_mount(self) -> None:
         self.query_one("#what", Choice).focus()
+        self._show_fields()
+
+    @on(Choice.Changed, "#what")
+    def _what_changed(self) -> None:
+        self._show_fields()
+
+    def _show_fields(self) -> None:
+        """d20: the name for a part of the turn, the distance for the move, the ally for a Help."""
+        if self.rules.id != "d20":
+            return
+        what = self.choice("what")
+        self.query_one("#row-name").set_class(":" in what, "hidden")
+        self.query_one("#row-distance").set_class(what != "move", "hidden")
+        self.query_one("#row-target").set_class(what != "action:Help", "hidden")
 
     def build(self) -> Command:
+        if self.rules.id == "d20":
+            what, _, named = self.choice("what").partition(":")
+            name = named or self.value("name").strip()
+            cost = 1  # the move's default: a whole speed's worth, or what is left of it
+            if what == "move" and not named:
+                feet = optional_int(self.value("distance"), "Distance")
+                if feet is not None and feet < 2:  # 1 is the engine's "all of it"
+                    raise FormError("Distance: give the feet moved (5, 10, ...), or leave it empty for all of it.")
+                cost = feet or 1
+            target = self.choice("target") if named == "Help" else ""
+            return C.UseAction(self.who, what, name, cost, target or "")
         cost = self.choice("cost") if self.query("#cost") else 1
         target = self.choice("target") if self.query("#target") else ""
         return C.UseAction(self.who, self.choice("what"), self.value("name").strip(), cost, target or "")

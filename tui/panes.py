@@ -11,6 +11,7 @@ from rich.text import Text
 from engine import events as E
 from engine.events import Event, describe
 from engine.rules.base import Ruleset
+from engine.rules.d20_combat import effective_speed, movement_left
 from engine.state import Combatant, Fight, Pool
 from tui.text import clean, literal, span
 from tui.views import PLAIN, Styles, pool_text, remaining
@@ -66,6 +67,22 @@ def _yes(t: Text, label: str, ok: bool, st: Styles, free: str = "available", spe
     t.append("   ")
 
 
+def _move(t: Text, c: Combatant, st: Styles) -> None:
+    """d20: the feet of movement left this turn, of the turn's whole movement (Dash adds the speed,
+    Slowed halves it, Grappled or Restrained make it 0)."""
+    speed, why = effective_speed(c)
+    left = movement_left(c)
+    t.append("Move ", style=st["header"])
+    if speed <= 0:
+        t.append(f"0 ft ({why or 'speed 0'})", style=st["dim"])
+    else:
+        dashes = sum(1 for u in c.economy.used if u.lower() == "dash")
+        t.append(f"{left} of {speed * (1 + dashes)} ft", style=st["good"] if left else st["dim"])
+        if why:
+            t.append(f" ({why})", style=st["dim"])
+    t.append("   ")
+
+
 def economy_text(f: Fight, rs: Ruleset, c: Combatant, st: Styles = PLAIN) -> Text:
     """What the combatant may still do, and what it has spent, in the ruleset's terms."""
     e = c.economy
@@ -76,7 +93,7 @@ def economy_text(f: Fight, rs: Ruleset, c: Combatant, st: Styles = PLAIN) -> Tex
         if mine:
             _yes(t, "Action", e.actions > 0, st)
             _yes(t, "Bonus", e.bonus > 0, st)
-            _yes(t, "Move", e.move > 0, st)
+            _move(t, c, st)
             _yes(t, "Gambit", e.gambit > 0, st, "can declare", "past")
         else:
             t.append("Not its turn" if f.started else "Fight not started", style=st["dim"])

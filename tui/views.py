@@ -15,6 +15,7 @@ from rich.style import Style
 from rich.text import Text
 
 from engine.rules.base import Ruleset
+from engine.rules.d20_combat import movement_left
 from engine.state import Combatant, Condition, Fight, Pool
 from tui.text import clean, fit, literal, span
 
@@ -157,9 +158,12 @@ def _econ_d20(f: Fight, c: Combatant, st: Styles) -> Text:
     e = c.economy
     mine = f.current == c.id
     t = Text(end="")
-    for label, v in (("A", e.actions), ("B", e.bonus), ("M", e.move)):
+    for label, v in (("A", e.actions), ("B", e.bonus)):
         t.append_text(flag(label, mine and v > 0, st))
         t.append(" ")
+    # the move is bright while feet of it are left (a move can be split around the action)
+    t.append_text(flag("M", mine and movement_left(c) > 0, st))
+    t.append(" ")
     t.append_text(flag("R", e.reactions > 0, st))
     return t
 
