@@ -1024,6 +1024,9 @@ class UseDialog(Dialog):
 class ActivityDialog(Dialog):
     """Nine-phase: act or react in the current phase, from the fight's catalog or ad hoc."""
 
+    DEFAULT_CSS = """
+    ActivityDialog #adhoc-fields { height: auto; }
+    """
     OK = "Take"
     HINT = "enter: take the activity · ↑↓ in the list · esc: cancel"
 
@@ -1066,6 +1069,16 @@ class ActivityDialog(Dialog):
                 classes="row",
             )
             yield Tick(Text("Also keep it in this fight's catalog"), id="keep", compact=True)
+        pools = self.target.resources
+        if pools:
+            # what beginning the activity spends besides its actions (a spell slot, ki), with what is left
+            spends: list[tuple[str | Text, str]] = [("none", "")]
+            for p in pools:
+                label = literal(p.key)
+                label.append(f": {p.current} of {p.max} left", style="" if p.current else "dim")
+                spends.append((label, p.key))
+            yield row("Spends", Choice(spends, "", id="resource"), id="row-resource")
+            yield row("Amount", field(placeholder="1 (the default)", id="amount", number=True), id="row-amount")
 
     def on_mount(self) -> None:
         ol = self.query_one("#activities", OptionList)
@@ -1102,6 +1115,21 @@ class ActivityDialog(Dialog):
         oid = opt.id if opt is not None and opt.id else ""
         self.query_one("#adhoc-fields").set_class(oid != "adhoc", "hidden")
         self.query_one("#row-speed").set_class(not self._needs_speed(oid), "hidden")
+        for wid in ("#row-resource", "#row-amount"):
+            for r in self.query(wid):
+                r.set_class(oid.startswith("stop:"), "hidden")
+
+    def _resource(self) -> tuple[str, int]:
+        """The resource spent to begin the activity and how much: ("", 1) for none."""
+        if not self.query("#resource"):
+            return "", 1
+        key = self.choice("resource") or ""
+        typed = self.value("amount")
+        amount = optional_int(typed, "Amount", 1, 1_000_000)
+        if amount is not None and not key:
+            self.query_one("#resource", Choice).focus()
+            raise FormError("Amount: choose the resource it is spent from (Spends), or leave the amount empty.")
+        return key, amount or 1
 
     def build(self) -> Command | list[Command]:
         from engine.rules import ninephase_catalog as K
@@ -1111,13 +1139,15 @@ class ActivityDialog(Dialog):
         oid = opt.id if opt is not None and opt.id else ""
         if oid.startswith("cat:"):
             speed = optional_int(self.value("speed"), "Speed Factor", 1, 9) if self._needs_speed(oid) else None
-            return K.DoActivity(self.who, oid[4:], speed)
+            resource, amount = self._resource()
+            return K.DoActivity(self.who, oid[4:], speed, resource, amount)
         if oid.startswith("stop:"):
             return K.StopChannel(self.who, oid[5:])
         name = self.value("name").strip()
         if not name:
             raise FormError("Name the activity.")
         earliest = optional_int(self.value("earliest"), "Earliest phase", 1, 9)
+        resource, amount = self._resource()
         cmd = C.Activity(
             self.who,
             name,
@@ -1128,6 +1158,8 @@ class ActivityDialog(Dialog):
             reaction=self.checked("reaction"),
             channel=self.checked("channel"),
             uninterruptible=self.checked("uninterruptible"),
+            resource=resource,
+            amount=amount,
         )
         if self.checked("keep"):
             spec = ActivitySpec(
@@ -1140,7 +1172,7 @@ class ActivityDialog(Dialog):
                 channel=cmd.channel,
                 uninterruptible=cmd.uninterruptible,
             )
-            return [K.DefineActivity(spec), K.DoActivity(self.who, name)]
+            return [K.DefineActivity(spec), K.DoActivity(self.who, name, resource=resource, amount=amount)]
         return cmd
 
 
