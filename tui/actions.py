@@ -56,6 +56,14 @@ ACTIONS: tuple[Action, ...] = (
         "Move into dangerous terrain",
         "Its damage now and at the start of each turn there, until the condition is removed (Cosmere)",
     ),
+    Action(
+        "grant",
+        None,
+        "grant",
+        "Grant",
+        "Grant extra actions or reactions",
+        "A talent or effect grants more actions (on its own turn) or reactions (Cosmere)",
+    ),
     Action("ready", None, "ready", "Ready", "Ready an action", "Spend the action to hold another for a trigger (d20)"),
     Action(
         "release",

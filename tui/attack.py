@@ -10,6 +10,7 @@ and commits. Imported on first use, like the other dialogs.
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +24,7 @@ from textual.widgets import Checkbox, Input, Static
 from engine import RuleError
 from engine.commands import Command
 from engine.events import describe
+from engine.history import History
 from engine.state import Combatant, Due, Fight
 from tui.dialogs import (
     Choice,
@@ -31,6 +33,7 @@ from tui.dialogs import (
     Tick,
     combatant_options,
     field,
+    name_of,
     optional_int,
     parse_given,
     parse_int,
@@ -38,7 +41,7 @@ from tui.dialogs import (
     table_rolls,
     words,
 )
-from tui.text import literal
+from tui.text import clean, literal
 
 if TYPE_CHECKING:
     from tui.main import MainScreen
@@ -62,6 +65,27 @@ MODES: list[tuple[str | Text, str]] = [
     ("disadvantage (GM's call)", "disadvantage"),
 ]
 
+# how far back the attack dialog looks for an attacker's last attack: a long fight has a few hundred
+# commands; a fight whose attacker has not attacked in this many is not worth the wait
+RECALL_WALK = 5000
+
+
+def last_attack(history: History, who: str, types: tuple[type, ...], cap: int = RECALL_WALK) -> Any | None:
+    """The last command of one of `types` that `who` made, on the path from the history's cursor back
+    to the root (what undo would take back, not an undone branch); None if there is none within `cap`
+    nodes. Derived from the saved history, so it survives quitting and reopening the fight."""
+    nodes = history.nodes
+    i = history.cursor
+    for _ in range(cap):
+        if i < 0:
+            break
+        node = nodes[i]
+        cmd = node.command
+        if isinstance(cmd, types) and getattr(cmd, "who", None) == who:
+            return cmd
+        i = node.parent
+    return None
+
 
 class _AttackBase(Dialog):
     """Shared by the three attack dialogs: the odds line follows every change of a field."""
@@ -69,10 +93,53 @@ class _AttackBase(Dialog):
     OK = "Roll"
     HINT = "enter or ctrl+s: roll · space: tick · esc: cancel · tab: next field"
     DICE = "given"  # the field for the attacker's own roll: required when the table rolls for its side
+    # the attacker's own fields, filled from its last attack (never the target, the dice or the situation)
+    REMEMBERED: tuple[str, ...] = ()
 
     def __init__(self, who: str, target: str = "") -> None:
         super().__init__(who)
         self.preset = target if target != who else ""  # the combatant selected in the tracker
+        self._recalled: dict[str, dict[str, Any]] = {}  # attacker -> its fields from its last attack
+        self._defaults: dict[str, Any] = {}  # each remembered field as composed
+        self._filled: dict[str, Any] = {}  # what the dialog last put in each: anything else the GM typed
+
+    # --- the attacker's last attack -------------------------------------------------------------------
+    def attack_types(self) -> tuple[type, ...]:
+        """The commands that count as this ruleset's attack (the ones `recall` reads)."""
+        return ()
+
+    def recall(self, cmd: Any) -> dict[str, Any]:
+        """Field id -> value, from one of the attacker's earlier attacks (fields left out: as composed)."""
+        return {}
+
+    def recalled(self, who: str) -> dict[str, Any]:
+        if who not in self._recalled:
+            session = self.fracas.session
+            cmd = last_attack(session.history, who, self.attack_types()) if session is not None and who else None
+            self._recalled[who] = self.recall(cmd) if cmd is not None else {}
+        return self._recalled[who]
+
+    def prefill(self) -> None:
+        """Fill the attacker's fields from its last attack in this fight. A field the GM has changed
+        since the dialog opened keeps what was typed; the others follow the attacker chosen."""
+        if not self.REMEMBERED:
+            return
+        if not self._defaults:
+            for wid in self.REMEMBERED:
+                self._defaults[wid] = self._filled[wid] = self.query_one(f"#{wid}").value  # type: ignore[attr-defined]
+        values = self.recalled(self.attacker)
+        # one odds update at the end, not one per field
+        with self.prevent(Input.Changed, Checkbox.Changed, Choice.Changed):
+            for wid, default in self._defaults.items():
+                w: Any = self.query_one(f"#{wid}")
+                if w.value != self._filled[wid]:
+                    continue  # the GM's own
+                w.value = values.get(wid, default)
+                self._filled[wid] = w.value
+        self.prefilled()
+
+    def prefilled(self) -> None:
+        """After the fields were filled (no Changed messages were sent for them)."""
 
     def _targets(self) -> list[tuple[str | Text, str]]:
         return combatant_options(self.fight)
@@ -107,6 +174,8 @@ class _AttackBase(Dialog):
         # another attacker may be on the other side: the heading says whose dice the table gives
         if self.is_mounted:
             self.query_one("#heading", Static).update(Text("Attack") + self.table_note(self.attacker))
+            self.prefill()  # its own weapon, from its last attack
+            self._update_odds()
 
     def require_table_dice(self) -> None:
         """The attacker's side is rolled at the table: no roll without its die (the cursor goes there)."""
@@ -129,6 +198,7 @@ class _AttackBase(Dialog):
 
     def on_mount(self) -> None:
         # Textual runs each class's on_mount (subclass first): subclasses hook in via initial_focus
+        self.prefill()
         self._update_odds()
         self.initial_focus()
 
@@ -176,8 +246,29 @@ class _AttackBase(Dialog):
 # --- d20 -------------------------------------------------------------------------------------------
 
 
+# the ability an attack's bonus is worked out from: "auto" is Strength (Dexterity for a ranged weapon)
+# when the bonus is left empty, and the bonus as typed otherwise
+D20_ABILITIES: list[tuple[str | Text, str]] = [
+    ("Str, or Dex if ranged", "auto"),
+    ("Strength", "str"),
+    ("Dexterity (finesse or ranged)", "dex"),
+    ("Intelligence (a power)", "int"),
+    ("Wisdom (a power)", "wis"),
+    ("Charisma (a power)", "cha"),
+    ("Constitution (a power)", "con"),
+    ("none: the bonus as typed", ""),
+]
+BONUS_HINTS = {
+    "auto": "empty: ability + proficiency; or the whole bonus",
+    "": "the whole bonus (empty: +0)",
+}
+BONUS_ON_TOP = "added on top, like a +1 weapon (empty: none)"
+
+
 class D20AttackDialog(_AttackBase):
     """An attack roll, a Shield Bash, or a grapple / shove."""
+
+    REMEMBERED = ("bonus", "ability", "proficient", "label", "damage", "mod", "type", "kind", "use")
 
     def fields(self) -> ComposeResult:
         kinds: list[tuple[str | Text, str]] = [("Attack", "attack"), ("Shield Bash (bonus action)", "bash")]
@@ -187,10 +278,20 @@ class D20AttackDialog(_AttackBase):
         yield row("What", Choice(kinds, id="what"))
         with Horizontal(classes="row", id="attack-fields"):
             yield Static(Text("Attack bonus"), classes="label")
-            yield field("0", id="bonus", number=True)
+            yield field(placeholder=BONUS_HINTS["auto"], id="bonus", number=True)
+        yield row(
+            "Ability",
+            Choice(D20_ABILITIES, "auto", id="ability"),
+            Tick("proficient", True, id="proficient", compact=True),
+            id="r-ability",
+        )
         yield row("Weapon (for the log)", field(placeholder="longsword", id="label"), id="r-label")
         yield row("Damage dice", field(placeholder="1d8 (empty: no damage)", id="damage"), id="r-damage")
-        yield row("Damage modifier", field("0", id="mod", number=True), id="r-mod")
+        yield row(
+            "Damage modifier",
+            field(placeholder="empty: the ability's, else +0", id="mod", number=True),
+            id="r-mod",
+        )
         yield row("Damage type", field(placeholder="slashing (optional)", id="type"), id="r-type")
         yield row("Melee or ranged", Choice([("melee", "melee"), ("ranged", "ranged")], id="kind"), id="r-kind")
         uses: list[tuple[str | Text, str]] = [
@@ -230,10 +331,44 @@ class D20AttackDialog(_AttackBase):
     def _what_changed(self) -> None:
         if self.is_mounted:
             self._show_rows()
+            self._bonus_hint()
+
+    def attack_types(self) -> tuple[type, ...]:
+        from engine.rules.d20_combat import D20Attack
+
+        return (D20Attack,)
+
+    def recall(self, cmd: Any) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            # with an ability the bonus is what goes on top of it; without, the whole bonus
+            "bonus": str(cmd.bonus) if cmd.bonus or not cmd.ability else "",
+            "ability": cmd.ability or "auto",  # no ability: the bonus was typed whole
+            "proficient": cmd.proficient,
+            "label": cmd.label,
+            "damage": cmd.damage,
+            "mod": str(cmd.mod) if cmd.mod else "",
+            "type": cmd.type,
+            "kind": cmd.kind,
+        }
+        if cmd.use == "power":  # a power stays a power; how a weapon attack is paid for is the moment's
+            out["use"] = "power"
+        return out
+
+    def prefilled(self) -> None:
+        self._bonus_hint()
+
+    @on(Choice.Changed, "#ability")
+    def _bonus_hint(self) -> None:
+        """The bonus field says what it means with the ability chosen (a grapple's is Athletics)."""
+        if self.is_mounted:
+            hint = BONUS_HINTS.get(self.choice("ability"), BONUS_ON_TOP)
+            if self.choice("what") != "attack":
+                hint = "the Athletics bonus (empty: +0)"
+            self.query_one("#bonus", Input).placeholder = hint
 
     def _show_rows(self) -> None:
         what = self.choice("what")
-        attack_only = ("r-label", "r-damage", "r-mod", "r-type", "r-kind", "r-use", "r-dis")
+        attack_only = ("r-ability", "r-label", "r-damage", "r-mod", "r-type", "r-kind", "r-use", "r-dis")
         rolled = ("r-cover", "r-situation", "r-adv", "r-mode", "r-dgiven")
         for rid in attack_only:
             self.query_one(f"#{rid}").set_class(what != "attack", "hidden")
@@ -279,7 +414,7 @@ class D20AttackDialog(_AttackBase):
                 self.attacker,
                 target,
                 shove,
-                parse_int(self.value("bonus"), "Athletics bonus", -100, 100),
+                optional_int(self.value("bonus"), "Athletics bonus", -100, 100) or 0,
                 parse_int(self.value("target_bonus"), "Their bonus", -100, 100),
                 given=given,
                 target_given=parse_given(self.value("target_given")),
@@ -296,18 +431,40 @@ class D20AttackDialog(_AttackBase):
         )
         if what == "bash":
             return ShieldBash(self.attacker, target, **common)
+        kind, use = self.choice("kind"), self.choice("use")
+        bonus, ability = self._bonus(kind, use)
+        proficient = self.checked("proficient")
+        if not proficient and not ability:
+            raise FormError("A typed bonus is the whole bonus: tick proficient, or choose the ability to work it out.")
+        dmg_mod = optional_int(self.value("mod"), "Damage modifier", -100, 100) or 0
+        if dmg_mod and ability and use != "power":
+            raise FormError("The damage adds the ability's modifier: leave the damage modifier empty.")
         return D20Attack(
             self.attacker,
             target,
-            bonus=parse_int(self.value("bonus"), "Attack bonus", -100, 100),
+            bonus=bonus,
             damage=self.value("damage").strip(),
-            mod=parse_int(self.value("mod") or "0", "Damage modifier", -100, 100),
+            mod=dmg_mod,
             type=self.value("type").strip(),
-            kind=self.choice("kind"),
-            use=self.choice("use"),
+            kind=kind,
+            use=use,
             label=self.value("label").strip(),
+            ability=ability,
+            proficient=proficient,
             **common,
         )
+
+    def _bonus(self, kind: str, use: str) -> tuple[int, str]:
+        """The typed bonus and the ability the engine works the rest out from."""
+        typed = optional_int(self.value("bonus"), "Attack bonus", -100, 100)
+        ability = self.choice("ability")
+        if ability != "auto":
+            return typed or 0, ability
+        if typed is not None:
+            return typed, ""  # the statblock's bonus, as typed
+        if use == "power":
+            raise FormError("A power's attack adds its casting ability: choose it under Ability, or type the bonus.")
+        return 0, "dex" if kind == "ranged" else "str"
 
     def odds(self) -> Text:
         from engine.rules.d20_combat import D20Attack, ShieldBash, attack_preview
@@ -321,15 +478,83 @@ class D20AttackDialog(_AttackBase):
         t.append(f"  ·  critical {pct(p.p_crit)}", style="bold")
         dice = "d20" if p.mode == "normal" else f"2d20 ({p.mode})"
         t.append(f"   {dice} {p.bonus:+d} vs AC {p.ac}", style="dim")
+        if isinstance(cmd, D20Attack) and cmd.ability:
+            t.append(f" ({self._worked_out(cmd)})", style="dim")
         t.append_text(self.sources_text(p.advantages, p.disadvantages))
         return t
+
+    def _worked_out(self, cmd: Any) -> str:
+        """How the bonus was worked out from the sheet, and what the damage adds."""
+        from engine.rules.d20_combat import mod
+
+        c = self.fight.get(cmd.who)
+        m = mod(c.stat(cmd.ability, 10))
+        parts = [f"{cmd.ability.capitalize()} {m:+d}"]
+        if cmd.proficient:
+            parts.append(f"proficiency {c.stat('prof', 2):+d}")
+        if cmd.bonus:
+            parts.append(f"{cmd.bonus:+d}")
+        text = ", ".join(parts)
+        if cmd.damage and cmd.use != "power":
+            add = min(m, 0) if cmd.use == "offhand" else m
+            text += f"; damage {add:+d}"
+        return text
 
 
 # --- Cosmere ---------------------------------------------------------------------------------------
 
 
+def parse_feet(text: str) -> tuple[int, ...]:
+    """Distances in feet: one number for every target, or one per target ('30 45')."""
+    s = text.strip()
+    if not s:
+        return ()
+    parts = [p for p in re.split(r"[\s,]+", s) if p]
+    if not all(p.isdigit() for p in parts):
+        raise FormError(f"Distance: give feet, like 30, or one per ticked target: 30 45; not '{clean(s)}'.")
+    return tuple(int(p) for p in parts)
+
+
 class CosmereAttackDialog(_AttackBase):
     """One test and one damage roll against one or several targets; the choices come after the roll."""
+
+    REMEMBERED = ("modifier", "damage", "type", "defense", "kind", "label", "range")
+
+    def attack_types(self) -> tuple[type, ...]:
+        from engine.rules.cosmere_combat import CosmereAttack
+
+        return (CosmereAttack,)
+
+    def recall(self, cmd: Any) -> dict[str, Any]:
+        return {
+            "modifier": str(cmd.modifier),
+            "damage": cmd.damage,
+            "type": cmd.type,
+            "defense": cmd.defense,
+            "kind": cmd.kind,
+            "label": cmd.label,
+            "range": cmd.range,
+        }
+
+    def _allies(self, who: str) -> list[tuple[str | Text, str]]:
+        """Who can be the ally next to the target: the others on the attacker's side."""
+        me = self.fight.find(who)
+        side = me.side if me is not None else None
+        out: list[tuple[str | Text, str]] = [("none", "")]
+        out += [(literal(c.name), c.id) for c in self.fight.combatants if c.side == side and c.id != who]
+        return out
+
+    def prefilled(self) -> None:
+        # the ally is someone on the attacker's side: the list follows the attacker
+        ch = self.query_one("#ally", Choice)
+        opts = self._allies(self.attacker)
+        if [v for _, v in opts] != [v for _, v in ch.options]:
+            keep = ch.value
+            with self.prevent(Choice.Changed):
+                ch.options = opts
+                ch.set_reactive(Choice.index, 0)
+                ch.value = keep
+            ch.refresh()
 
     def fields(self) -> ComposeResult:
         from engine.rules.cosmere_combat import DEFENSES
@@ -346,6 +571,8 @@ class CosmereAttackDialog(_AttackBase):
         yield row("Damage type", field(placeholder="keen, impact, ... (optional)", id="type"))
         yield row("Against", Choice([(f"{v} defense", k) for k, v in DEFENSES.items()], id="defense"))
         yield row("Melee or ranged", Choice([("melee", "melee"), ("ranged", "ranged")], id="kind"))
+        yield row("Range or reach (ft)", field(placeholder="empty: reach 5 (melee); ranged: 20/60", id="range"))
+        yield row("Distance (ft)", field(placeholder="empty: not judged; 30, or one per target: 30 45", id="distance"))
         uses: list[tuple[str | Text, str]] = [
             ("Strike (1 action)", "action"),
             ("Reactive Strike (reaction, 1 focus)", "reaction"),
@@ -359,6 +586,7 @@ class CosmereAttackDialog(_AttackBase):
             Tick("long range", id="long_range", compact=True),
             Tick("unstable", id="unstable", compact=True),
         )
+        yield row("Ranged, next to ally", Choice(self._allies(self.who), "", id="ally"))
         yield row("More advantage", field(placeholder="(commas)", id="adv"))
         yield row("More disadvantage", field(placeholder="(commas)", id="dis"))
         yield row("Roll", Choice(MODES, id="mode"))
@@ -403,17 +631,25 @@ class CosmereAttackDialog(_AttackBase):
             mode=self.choice("mode"),
             given=parse_given(self.value("given")),
             damage_given=parse_given(self.value("damage_given")),
+            range=self.value("range").strip(),
+            distance=parse_feet(self.value("distance")),
+            ally=self.choice("ally") or "",
         )
 
     def odds(self) -> Text:
         from engine.rules.cosmere_combat import attack_preview
 
-        odds = attack_preview(self.fight, replace(self.build(), given=None, damage_given=None))  # type: ignore[type-var]
+        cmd: Any = replace(self.build(), given=None, damage_given=None)  # type: ignore[type-var]
+        odds = attack_preview(self.fight, cmd)  # refuses a target out of reach or range
+        feet = cmd.distance * len(cmd.targets) if len(cmd.distance) == 1 else cmd.distance
+        far = dict(zip(cmd.targets, feet, strict=False))
         t = Text()
         for i, o in enumerate(odds):
             if i:
                 t.append("\n")
             t.append_text(literal(o.name))
+            if o.target in far:
+                t.append(f" at {far[o.target]} ft", style="dim")
             t.append(f": hit {pct(o.p_hit)}", style="bold")
             t.append(f" vs {o.defense}", style="dim")
             if o.mode != "normal":
@@ -421,6 +657,10 @@ class CosmereAttackDialog(_AttackBase):
             if not o.can_graze:
                 t.append(", no graze", style="dim")
             t.append_text(self.sources_text(o.advantages, o.disadvantages))
+        if cmd.ally:
+            t.append("\nnext to ")
+            t.append_text(name_of(self.fight, cmd.ally))
+            t.append(": the stakes are raised (plot die); on a miss a Complication may graze them", style="dim")
         return t
 
     def action_submit(self) -> None:
@@ -472,6 +712,12 @@ class CosmereOutcomeDialog(Dialog):
                 yield Tick(label, id=f"g-{r.target}", compact=True)
         if any(r.outcome == "hit" for r in self.results):
             yield Tick("critical: spend an Opportunity (damage dice at their maximum)", id="critical", compact=True)
+        if self.cmd.ally and self.cmd.damage and any(r.outcome == "miss" for r in self.results):
+            ally = self.fight.find(self.cmd.ally)
+            label = Text("ally grazed (Complication): ")
+            label.append_text(literal(ally.name) if ally is not None else Text("?"))
+            label.append(f" takes {self.dice} damage, no focus")
+            yield Tick(label, id="ally_graze", compact=True)
 
     def on_mount(self) -> None:
         boxes = self.query(Checkbox)
@@ -483,16 +729,41 @@ class CosmereOutcomeDialog(Dialog):
     def build(self) -> Command:
         graze = tuple(r.target for r in self.results if self.query(f"#g-{r.target}") and self.checked(f"g-{r.target}"))
         critical = bool(self.query("#critical")) and self.checked("critical")
-        return replace(self.cmd, graze=graze, critical=critical)
+        ally_graze = bool(self.query("#ally_graze")) and self.checked("ally_graze")
+        return replace(self.cmd, graze=graze, critical=critical, ally_graze=ally_graze)
 
 
 # --- Warhammer -------------------------------------------------------------------------------------
+
+
+# the GM's ruling on whether the defender knows of this attack (a defender unaware of it cannot defend)
+AWARE: list[tuple[str | Text, bool | None]] = [
+    ("by the rules (yes, unless Surprised)", None),
+    ("no: it cannot defend", False),
+    ("yes: it may defend though Surprised", True),
+]
 
 
 class WarhammerAttackDialog(_AttackBase):
     """The d100 attack with the defender's choice; the critical and its prompts come after the roll."""
 
     DICE = "given_attack"
+    REMEMBERED = ("weapon", "kind", "skill", "damage", "impale")
+
+    def attack_types(self) -> tuple[type, ...]:
+        from engine.rules.warhammer_combat import Attack
+
+        return (Attack,)
+
+    def recall(self, cmd: Any) -> dict[str, Any]:
+        # the weapon and how it is used; the modifier and the multiple-attack option are the moment's
+        return {
+            "weapon": cmd.weapon,
+            "kind": cmd.kind,
+            "skill": cmd.skill,
+            "damage": str(cmd.damage),
+            "impale": cmd.impale,
+        }
 
     def fields(self) -> ComposeResult:
         from engine.rules.warhammer_combat import OPTIONS
@@ -509,9 +780,10 @@ class WarhammerAttackDialog(_AttackBase):
         yield row(
             "Weapon",
             Tick("Impale", id="impale", compact=True),
-            Tick("missile used in melee", id="in_melee", compact=True),
+            Tick("thrown or missile, used in melee", id="in_melee", compact=True),
         )
         yield row("Attacks", Choice([(o.label, k) for k, o in OPTIONS.items()], id="option"))
+        yield row("Defender aware", Choice(AWARE, None, id="aware"))
         yield row("Defence", Choice([("none", "")], id="defence"))
         yield row("Defence modifier", field("0", id="defence_modifier", number=True))
         yield row("Table d100 attack", field(placeholder="empty: the app rolls", id="given_attack"))
@@ -537,6 +809,7 @@ class WarhammerAttackDialog(_AttackBase):
             modifier=parse_int(self.value("modifier"), "Modifier", -200, 200),
             option=self.choice("option"),
             defence_modifier=parse_int(self.value("defence_modifier"), "Defence modifier", -200, 200),
+            aware=self.choice("aware"),
         )
 
     def _refresh_defences(self) -> None:
@@ -763,6 +1036,27 @@ class CosmereTerrainDialog(_RulesDialog):
         return EnterTerrain(self.subject, damage, label, given, total)
 
 
+class CosmereGrantDialog(_RulesDialog):
+    OK = "Grant"
+    TITLE = "A talent grants more actions (on its own turn) or reactions"
+
+    def fields(self) -> ComposeResult:
+        counts: list[tuple[str | Text, int]] = [(str(n), n) for n in range(4)]
+        mine = self.fight.current == self.who  # actions are gained on one's own turn, reactions any time
+        yield self.who_row()
+        yield row("More actions", Choice(counts, 1 if mine else 0, id="actions"))
+        yield row("More reactions", Choice(counts, 0 if mine else 1, id="reactions"))
+        yield row("Talent (for the log)", field(placeholder="what grants them (optional)", id="label"))
+
+    def initial_focus(self) -> None:
+        self.query_one("#actions", Choice).focus()
+
+    def build(self) -> Command:
+        from engine.rules.cosmere_combat import Grant
+
+        return Grant(self.subject, self.choice("actions"), self.choice("reactions"), self.value("label").strip())
+
+
 class D20ReadyDialog(_RulesDialog):
     OK = "Ready"
     TITLE = "Ready an action (spends the action; taken as a reaction when the trigger comes)"
@@ -869,6 +1163,7 @@ class WarhammerWillpowerDialog(_RulesDialog):
 RULES_DIALOGS: dict[str, tuple[str, type[_RulesDialog]]] = {
     "fall": ("cosmere", CosmereFallDialog),
     "terrain": ("cosmere", CosmereTerrainDialog),
+    "grant": ("cosmere", CosmereGrantDialog),
     "ready": ("d20", D20ReadyDialog),
     "release": ("d20", D20ReleaseDialog),
     "wh_critical": ("warhammer", WarhammerCriticalDialog),

@@ -45,12 +45,13 @@ RULESET_ONLY = {
     # palette-only ruleset commands (tui.attack.RULES_DIALOGS)
     "fall": {"cosmere"},
     "terrain": {"cosmere"},
+    "grant": {"cosmere"},
     "ready": {"d20"},
     "release": {"d20"},
     "wh_critical": {"warhammer"},
     "willpower": {"warhammer"},
 }
-RULES_ACTIONS = {"fall", "terrain", "ready", "release", "wh_critical", "willpower"}
+RULES_ACTIONS = {"fall", "terrain", "grant", "ready", "release", "wh_critical", "willpower"}
 NEEDS_SELECTION = {
     "damage",
     "heal",
@@ -376,6 +377,9 @@ class MainScreen(Screen[None]):
 
     def action_terrain(self) -> None:
         self._rules_dialog("terrain")
+
+    def action_grant(self) -> None:
+        self._rules_dialog("grant")
 
     def action_ready(self) -> None:
         self._rules_dialog("ready")
