@@ -1068,6 +1068,11 @@ class ActivityDialog(Dialog):
                 Tick(Text("Uninterruptible"), id="uninterruptible", compact=True),
                 classes="row",
             )
+            yield Horizontal(
+                Tick(Text("Repeatable in a round"), id="repeatable", compact=True),
+                Tick(Text("Channel may finish next round"), id="across_rounds", compact=True),
+                classes="row",
+            )
             yield Tick(Text("Also keep it in this fight's catalog"), id="keep", compact=True)
         pools = self.target.resources
         if pools:
@@ -1158,8 +1163,10 @@ class ActivityDialog(Dialog):
             reaction=self.checked("reaction"),
             channel=self.checked("channel"),
             uninterruptible=self.checked("uninterruptible"),
+            repeatable=self.checked("repeatable"),
             resource=resource,
             amount=amount,
+            across_rounds=self.checked("across_rounds"),
         )
         if self.checked("keep"):
             spec = ActivitySpec(
@@ -1171,6 +1178,8 @@ class ActivityDialog(Dialog):
                 reaction=cmd.reaction,
                 channel=cmd.channel,
                 uninterruptible=cmd.uninterruptible,
+                repeatable=cmd.repeatable,
+                across_rounds=cmd.across_rounds,
             )
             return [K.DefineActivity(spec), K.DoActivity(self.who, name, resource=resource, amount=amount)]
         return cmd

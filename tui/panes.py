@@ -11,7 +11,7 @@ from rich.text import Text
 from engine import events as E
 from engine.events import Event, describe
 from engine.rules.base import Ruleset
-from engine.rules.d20_combat import effective_speed, movement_left
+from engine.rules.d20_combat import effective_speed, incapacitated, movement_left
 from engine.state import Combatant, Fight, Pool
 from tui.text import clean, literal, span
 from tui.views import PLAIN, Styles, pool_text, remaining
@@ -98,7 +98,14 @@ def economy_text(f: Fight, rs: Ruleset, c: Combatant, st: Styles = PLAIN) -> Tex
         else:
             t.append("Not its turn" if f.started else "Fight not started", style=st["dim"])
             t.append("   ")
-        _yes(t, "Reaction", e.reactions > 0, st)
+        barred = incapacitated(c) or ("Confused" if c.has("Confused") else "")
+        if barred and e.reactions > 0:
+            # not spent, only barred while the condition lasts
+            t.append("Reaction ", style=st["header"])
+            t.append(f"barred ({barred})", style=st["dim"])
+            t.append("   ")
+        else:
+            _yes(t, "Reaction", e.reactions > 0, st)
         if e.dodging:
             t.append("Dodging   ", style=st["pip"])
         if e.ready:

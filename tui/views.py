@@ -15,7 +15,7 @@ from rich.style import Style
 from rich.text import Text
 
 from engine.rules.base import Ruleset
-from engine.rules.d20_combat import movement_left
+from engine.rules.d20_combat import incapacitated, movement_left
 from engine.state import Combatant, Condition, Fight, Pool
 from tui.text import clean, fit, literal, span
 
@@ -164,7 +164,8 @@ def _econ_d20(f: Fight, c: Combatant, st: Styles) -> Text:
     # the move is bright while feet of it are left (a move can be split around the action)
     t.append_text(flag("M", mine and movement_left(c) > 0, st))
     t.append(" ")
-    t.append_text(flag("R", e.reactions > 0, st))
+    # a reaction barred by a condition (not spent) is dim too: it cannot be used now
+    t.append_text(flag("R", e.reactions > 0 and not incapacitated(c) and not c.has("Confused"), st))
     return t
 
 

@@ -55,7 +55,8 @@ async def test_ad_hoc_activity_kept_in_the_catalog_and_round_durations(tmp_path:
         await pilot.press("u", *["down"] * 5, "enter")  # "Another activity": to its name
         await type_text(pilot, "Hex")
         await pilot.press("tab", "tab", "tab", "tab", "tab")  # cost, phase, reaction, master, lock
-        await pilot.press("tab", "tab", "tab", "space")  # channel, uninterruptible, keep
+        await pilot.press("tab", "tab", "tab", "tab", "tab", "space")  # channel, uninterruptible, repeatable,
+        # may finish next round, keep
         await pilot.press("ctrl+s")
         from engine.rules.ninephase_catalog import catalog
 

@@ -10,7 +10,7 @@ from rich.style import Style
 from engine import commands as C
 from engine.rules.d20_combat import movement_left
 from saves.session import Session
-from tests.tui.support import app_on, demo_session, dialog_error, main_screen, pane_text, sync, type_text
+from tests.tui.support import app_on, cid, demo_session, dialog_error, main_screen, pane_text, select, sync, type_text
 from tui.dialogs import Choice, UseDialog
 from tui.views import PLAIN, ROLES, _econ_d20
 
@@ -197,3 +197,20 @@ async def test_a_named_use_the_rules_refuse_stays_in_the_dialog(tmp_path: Path) 
         await pilot.press("enter")
         assert "is not Disarmed" in dialog_error(pilot)
         assert s.state.get(who).economy.actions == 1
+
+
+@sync
+async def test_a_reaction_barred_by_a_condition_is_shown_as_barred_not_available(tmp_path: Path) -> None:
+    s = demo_session("d20", start=True)
+    s.apply(C.AddCondition(cid(s, "Brannoc"), "Stunned"))
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await select(pilot, "Brannoc")
+        text = await pane_text(pilot, "sheet")
+        assert "Reaction barred (Stunned)" in text
+        # once the condition ends the reaction is there again (it was never spent)
+        s.apply(C.RemoveCondition(cid(s, "Brannoc"), "Stunned"))
+        app.refresh_fight()
+        await pilot.pause()
+        text = await pane_text(pilot, "sheet")
+        assert "Reaction available" in text

@@ -84,7 +84,7 @@ async def test_an_ad_hoc_activity_spends_a_resource_and_is_kept(tmp_path: Path) 
         await select(pilot, "Mirelle")
         await pilot.press("u", *["down"] * len(catalog(s.state)), "enter")  # "Another activity": its name
         await type_text(pilot, "Ki Strike")
-        await pilot.press(*["tab"] * 8, "space")  # cost, phase, the five ticks, keep
+        await pilot.press(*["tab"] * 10, "space")  # cost, phase, the seven ticks, keep
         await pilot.press("tab", "right", "right", "tab")  # Spends: ki, then its amount
         await type_text(pilot, "3")
         await pilot.press("ctrl+s")
@@ -97,7 +97,7 @@ async def test_an_ad_hoc_activity_spends_a_resource_and_is_kept(tmp_path: Path) 
         await select(pilot, "Mirelle")
         await pilot.press("u", *["down"] * len(catalog(s.state)), "enter")
         await type_text(pilot, "Flurry")
-        await pilot.press(*["tab"] * 9, "right", "right", "tab")
+        await pilot.press(*["tab"] * 11, "right", "right", "tab")
         await type_text(pilot, "2")
         await pilot.press("enter")
         assert "Flurry needs 2 ki and Mirelle has 1 left" in dialog_error(pilot)
@@ -107,3 +107,25 @@ async def test_an_ad_hoc_activity_spends_a_resource_and_is_kept(tmp_path: Path) 
         assert m.pool("ki").current == 0
         assert [u.activity for u in m.economy.phases] == ["Ki Strike", "Flurry"]
         assert "Flurry" not in [a.name for a in catalog(s.state)]
+
+
+@sync
+async def test_an_ad_hoc_channel_may_finish_next_round_and_is_kept_with_that(tmp_path: Path) -> None:
+    s = _fight()
+    while s.state.phase != 8:
+        s.apply(C.NextTurn())
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await select(pilot, "Mirelle")
+        await pilot.press("u", *["down"] * len(catalog(s.state)), "enter")
+        await type_text(pilot, "Call Storm")
+        await pilot.press("tab", "right", "right", "tab")  # cost 3, then the earliest phase
+        await type_text(pilot, "8")
+        # Channel (4th tick), then "may finish next round" (7th), then keep
+        await pilot.press("tab", "tab", "tab", "tab", "space", "tab", "tab", "tab", "space", "tab", "space")
+        await pilot.press("ctrl+s")
+        assert not isinstance(app.screen, ActivityDialog), dialog_error(pilot)
+        spec = next(a for a in catalog(s.state) if a.name == "Call Storm")
+        assert spec.channel and spec.across_rounds and spec.cost == 3
+        (ch,) = of(s, "Mirelle").channels
+        assert (ch.start, ch.end) == (8, 11)  # resolves in phase 2 of the next round
