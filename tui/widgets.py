@@ -569,6 +569,9 @@ class KeyBar(Widget):
     def _bindings_changed(self) -> None:
         # the signal comes on every return from a dialog, mostly with the same keys: a repaint of
         # the footer then costs more than working its text out again
+        if self._text is None:
+            self.refresh()  # not drawn yet (start-up): render works it out once
+            return
         text = self._build()
         if text != self._text:
             self._text = text
