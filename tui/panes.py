@@ -35,13 +35,23 @@ def where(f: Fight, rs: Ruleset) -> str:
 
 def header_text(f: Fight, rs: Ruleset, st: Styles = PLAIN, width: int = 200) -> Text:
     """Name, ruleset, round and turn; the fight's name is what gets shortened when space is short."""
-    rest = span(f"  {rs.title}", st["pip"])
-    rest.append(f"  {where(f, rs)}")
+    title = span(f"  {rs.title}", st["pip"])
+    now = Text(f"  {where(f, rs)}")
     name = literal(f.name, st["current"])
-    room = max(8, width - rest.cell_len)
-    if name.cell_len > room:
-        name.truncate(room, overflow="ellipsis")
-    return name + rest
+    if name.cell_len + title.cell_len + now.cell_len > width:
+        # a narrow screen: the name gives way first, then the ruleset's title; whose turn it is stays
+        room = max(8, width - title.cell_len - now.cell_len)
+        if name.cell_len > room:
+            name.truncate(room, overflow="ellipsis")
+        if name.cell_len + title.cell_len + now.cell_len > width:
+            title = Text("")
+            room = max(2, width - now.cell_len)
+            if name.cell_len > room:
+                name.truncate(room, overflow="ellipsis")
+    t = name + title + now
+    if t.cell_len > width:
+        t.truncate(width, overflow="ellipsis")
+    return t
 
 
 # --- the character sheet -----------------------------------------------------------------------
