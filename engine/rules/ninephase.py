@@ -222,6 +222,9 @@ class NinePhase(Ruleset):
         name = spec.name
         p = f.phase
         if self.out(f, c):
+            if c.dropped is None:
+                # added or edited at 0 Hit Points: it never dropped in a phase, it is simply down
+                raise RuleError(f"{c.name} is at 0 Hit Points and cannot act.")
             raise RuleError(f"{c.name} dropped in an earlier phase and cannot act any more.")
         here = next((u for u in e.phases if u.phase == p), None)
         if here is not None:
