@@ -3,8 +3,10 @@
 Ties go to the higher Agility. Spending a Fortune point at the start of a round lets a combatant pick
 its slot for that round only. One attack (or other action) a turn, and a budget of reactions a round:
 one, plus a bonus parry for a shield or off-hand weapon, plus one for a two-handed weapon, plus one for
-fighting defensively (until its next turn). `phase` is the index of the current slot in `order`, and
--1 while the round waits at its start for Fortune to be spent. See docs/rules/warhammer.md.
+fighting defensively (until its next turn). `phase` is the index of the current slot in `order`,
+-1 while the round waits at its start for Fortune to be spent, and UNDER_WAY when the round has begun
+but no slot is behind it any more (the first one to act left the fight mid-turn). See
+docs/rules/warhammer.md.
 """
 
 from __future__ import annotations
@@ -44,6 +46,10 @@ CONDITIONS = {
 }
 
 TIERS = ("minion", "champion", "master")
+
+# `phase` of a round that has begun with no slot behind it: the combatant acting in the first slot
+# left the fight. Not -1, which is the start of the round, when Fortune may still be spent.
+UNDER_WAY = -2
 
 
 def success_levels(target: int, rolled: int) -> int:
@@ -195,13 +201,16 @@ class Warhammer(Ruleset):
         idx = f.order.index(cid) if cid in f.order else -1
         f = super().left(f, cid, ev)
         if idx != -1 and idx <= f.phase:
-            f = replace(f, phase=f.phase - 1)
+            # the next turn goes to whoever came after the leaver; the round stays under way (a
+            # first slot left mid-turn must not reopen the start of the round to Fortune)
+            f = replace(f, phase=f.phase - 1 if f.phase > 0 else UNDER_WAY)
         return f
 
     def _round_economy(self, c: Combatant, e: Economy) -> Economy:
         # one reaction a round, and more for a talent or gear the GM notes as `extra_reactions`
         extra = max(0, min(c.stat("extra_reactions"), 10))
-        return replace(e, reactions=1 + extra, parries=bonus_parries(c), done=False)
+        # no action until its turn comes (the one it had, or lost, last round is gone)
+        return replace(e, actions=0, reactions=1 + extra, parries=bonus_parries(c), done=False)
 
     def _new_round(self, f: Fight, ev: Events) -> Fight:
         if f.round >= 1:
@@ -232,11 +241,13 @@ class Warhammer(Ruleset):
         if f.current:
             c = f.get(f.current)
             lost = "action" if c.economy.actions else ""
+            # an action not taken is gone with the turn
+            f = put(f, replace(c, economy=replace(c.economy, actions=0)))
             f = finish_turn(self, f, ev, lost)
         return self._next_turn(f, ev)
 
     def _next_turn(self, f: Fight, ev: Events, new_round: bool = False) -> Fight:
-        idx = f.phase + 1
+        idx = max(f.phase, -1) + 1
         while idx < len(f.order):
             cid = f.order[idx]
             c = f.get(cid)
