@@ -292,7 +292,8 @@ def _damage(rs: Ruleset, f: Fight, cmd: C.Damage, ev: Events) -> Fight:
 
 
 def take_damage(rs: Ruleset, c: Combatant, amount: int, pool: str = "") -> tuple[Combatant, str]:
-    """Temporary health first, then the pools in the ruleset's order (or the one asked for first)."""
+    """The health tracks in the ruleset's order (or the one asked for first); on each, its temporary
+    health goes before the track itself (nine-phase: Grit, then the temporary points, then Hit Points)."""
     order = list(rs.damage_order)
     if pool:
         keys = [p.key for p in c.health]
@@ -332,7 +333,9 @@ def _heal(rs: Ruleset, f: Fight, cmd: C.Heal, ev: Events) -> Fight:
     if was_down and not new.down:
         new = replace(new, dropped=None)
     f = put(f, new)
-    ev.append(E.Healed(c.id, c.name, healed, r, new.hp))
+    first = bool(c.health) and p is c.health[0]
+    # a track other than the first (nine-phase grit) is named, with its own value
+    ev.append(E.Healed(c.id, c.name, healed, r, new.hp if first else p.current + healed, "" if first else p.key))
     if was_down and not new.down:
         ev.append(E.Revived(c.id, c.name))
     return f

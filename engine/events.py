@@ -94,6 +94,7 @@ class Healed(Event, tag="healed"):
     amount: int
     roll: DiceRoll | None = None
     left: int = 0
+    pool: str = ""  # the track healed when it is not the first one (nine-phase grit): `left` is its value
 
 
 class TempGained(Event, tag="temp"):
@@ -282,8 +283,10 @@ def describe(e: Event) -> str:
             typ = f" {t}" if t else ""
             more = f" ({d})" if d else ""
             return f"{n} takes {a}{typ} damage{more}{rolled}, {left} left"
-        case Healed(name=n, amount=a, roll=r, left=left):
+        case Healed(name=n, amount=a, roll=r, left=left, pool=pool):
             rolled = f" [{r.text()}]" if r else ""
+            if pool:
+                return f"{n} heals {a} {pool}{rolled}, {left} now"
             return f"{n} heals {a}{rolled}, {left} now"
         case TempGained(name=n, amount=a, roll=r):
             rolled = f" [{r.text()}]" if r else ""

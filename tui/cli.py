@@ -234,6 +234,17 @@ def run_script(args: argparse.Namespace) -> int:
     return 0
 
 
+def _channel(ch: Any) -> str:
+    """A nine-phase channel as "Fireball 3-6", with where it stands when not under way and the
+    round its ends fall in when it runs over a round change."""
+    start = f"{ch.start + 9} (last round)" if ch.start < 1 else str(ch.start)
+    end = f"{ch.end - 9} (next round)" if ch.end > 9 else str(ch.end)
+    text = f"{ch.activity} {start}-{end}"
+    if ch.status:
+        text += f" {ch.status} in phase {ch.at}"
+    return text
+
+
 def summary(state: Any) -> dict[str, Any]:
     """A compact, readable view of a fight: what docs/commands.md shows for each worked example."""
     from engine import get_ruleset
@@ -249,7 +260,7 @@ def summary(state: Any) -> dict[str, Any]:
         if c.conditions:
             entry["conditions"] = [x.name + (f" {x.level}" if x.level > 1 else "") for x in c.conditions]
         if c.channels:
-            entry["channels"] = [f"{ch.activity} {ch.start}-{ch.end}" for ch in c.channels]
+            entry["channels"] = [_channel(ch) for ch in c.channels]
         if c.initiative is not None:
             entry["initiative"] = c.initiative
         entry["economy"] = rs.describe_economy(c)

@@ -241,7 +241,8 @@ class NinePhase(Ruleset):
         if spec.reaction and e.reactions < 1:
             raise RuleError(f"{c.name} has already used its reaction this round.")
         if spec.cost > e.actions:
-            raise RuleError(f"{name} costs {spec.cost} actions and {c.name} has {e.actions} left.")
+            plural = "s" if spec.cost != 1 else ""
+            raise RuleError(f"{name} costs {spec.cost} action{plural} and {c.name} has {e.actions} left.")
         if master and e.master:
             raise RuleError(f"{c.name} has already used its Master Action this round.")
         if channel and p + spec.cost > PHASES and not spec.across_rounds:

@@ -49,7 +49,7 @@ def test_ninephase_three_actions_one_reaction_per_round():
     f, _ = play(f, act(a, "Shout"), C.NextTurn(), act(a, "Sprint", cost=2))
     assert by_name(f, "Archer").economy.actions == 0
     f, _ = play(f, C.NextTurn())
-    with pytest.raises(RuleError, match="costs 1 actions and Archer has 0 left"):
+    with pytest.raises(RuleError, match="costs 1 action and Archer has 0 left"):
         play(f, act(a, "Kick"))
     # the one reaction of the round
     f, _ = play(f, act(a, "Duck", reaction=True), C.NextTurn())

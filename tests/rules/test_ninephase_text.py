@@ -130,7 +130,7 @@ def test_three_actions_a_round_and_no_fourth():
     f = to_phase(f, 4)
     f, _ = play(f, C.Activity("c1", "C"))
     f = to_phase(f, 5)
-    refused(f, C.Activity("c1", "D"), "costs 1 actions and Aldric has 0 left")
+    refused(f, C.Activity("c1", "D"), "costs 1 action and Aldric has 0 left")
     # a 0-cost activity can still be done: it only uses the turn
     f, _ = play(f, C.Activity("c1", "Glare", cost=0))
 
@@ -427,3 +427,12 @@ def test_an_ordinary_channel_whose_caster_dropped_in_its_start_phase_resolves_wi
     # the GM can rule it ends with its caster
     f, log = play(f, K.StopChannel("c1", reason="its caster fell"))
     assert f.get("c1").channels[0].status == "interrupted"
+
+
+def test_healing_grit_says_grit_and_its_new_value():
+    f = fight("Orc", hp=10, grit=5)
+    f, _ = play(f, C.Damage("c1", amount=4))  # grit first: 5 -> 1
+    f, log = play(f, C.Heal("c1", amount=2, pool="grit"))
+    assert log == ["Orc heals 2 grit, 3 now"]
+    f, log = play(f, C.Heal("c1", amount=2))
+    assert log == ["Orc heals 0, 10 now"]  # hit points were full
