@@ -192,12 +192,23 @@ def run_script(args: argparse.Namespace) -> int:
         print(f"fracas: {exc}", file=sys.stderr)
         return 2
     decoder = msgspec.json.Decoder(command_union())
-    events: list[tuple[int, Any]] = []
+    events: list[tuple[int, Any]] = []  # (line, event), or (line, "Undid: ..." text) for undo/redo
     for number, raw in enumerate(data.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith(b"#") or line.startswith(b"//"):
             continue
         try:
+            step = _undo_redo(line)
+            if step:
+                # as ctrl+z / ctrl+y in the app: the fight steps back (or forward) one command
+                node = history.undo() if step == "undo" else history.redo()
+                if node is None:
+                    raise RuleError("Nothing to undo." if step == "undo" else "Nothing to redo.")
+                verb = "Undid" if step == "undo" else "Redid"
+                what = "; ".join(describe(e) for e in node.events[:2]) or "(no change)"
+                more = len(node.events) - 2
+                events.append((number, f"{verb}: {what}" + (f" (+{more} more)" if more > 0 else "")))
+                continue
             command = decoder.decode(line)
             for ev in history.apply(command):
                 events.append((number, ev))
@@ -221,17 +232,39 @@ def run_script(args: argparse.Namespace) -> int:
     if args.summary or args.log:
         if args.log:
             for number, ev in events:
-                print(f"{number:>4}  {describe(ev)}")
+                print(f"{number:>4}  {ev if isinstance(ev, str) else describe(ev)}")
         out: Any = summary(state)
     elif args.events:
         out = {
-            "events": [{"line": n, "text": describe(ev), "event": msgspec.to_builtins(ev)} for n, ev in events],
+            "events": [
+                {"line": n, "text": ev, "event": None}
+                if isinstance(ev, str)
+                else {"line": n, "text": describe(ev), "event": msgspec.to_builtins(ev)}
+                for n, ev in events
+            ],
             "state": msgspec.to_builtins(state),
         }
     else:
         out = msgspec.to_builtins(state)
     sys.stdout.write(msgspec.json.format(msgspec.json.encode(out), indent=2).decode() + "\n")
     return 0
+
+
+def _undo_redo(line: bytes) -> str:
+    """"undo" or "redo" for a line that is exactly {"cmd":"undo"} / {"cmd":"redo"}, else ""."""
+    if b"undo" not in line and b"redo" not in line:
+        return ""
+    from engine import RuleError
+
+    try:
+        obj = msgspec.json.decode(line)
+    except msgspec.DecodeError:
+        return ""
+    if isinstance(obj, dict) and obj.get("cmd") in ("undo", "redo"):
+        if len(obj) > 1:
+            raise RuleError(f"{obj['cmd']} takes no fields.")
+        return str(obj["cmd"])
+    return ""
 
 
 def _channel(ch: Any) -> str:

@@ -112,3 +112,29 @@ def test_script_runner_as_a_process_prints_state_and_events(tmp_path: Path) -> N
     texts = [e["text"] for e in out["events"]]
     assert "Orc takes 7 damage [2d6 = [3, 4] = 7 (entered)], 0 left" in texts
     assert out["events"][-1]["line"] == 4
+
+
+def test_undo_and_redo_lines_step_the_fight_as_the_app_does(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "undo.jsonl"
+    lines = [
+        '{"cmd":"add","name":"Orc","stats":[["hp",15]]}',
+        '{"cmd":"start"}',
+        '{"cmd":"damage","who":"c1","amount":5}',
+        '{"cmd":"undo"}',
+        '{"cmd":"redo"}',
+        '{"cmd":"undo"}',
+        '{"cmd":"damage","who":"c1","amount":2}',
+    ]
+    path.write_text("\n".join(lines) + "\n")
+    assert main(["script", str(path), "--rules", "d20", "--seed", "1", "--log"]) == 0
+    out = capsys.readouterr().out
+    assert "   4  Undid: Orc takes 5 damage, 10 left" in out
+    assert "   5  Redid: Orc takes 5 damage, 10 left" in out
+    assert '"hp": "13/15"' in out  # the 5 taken back, the 2 on a new branch
+    # after a new command there is nothing to redo; a field on undo is refused; both name the line
+    path.write_text("\n".join(lines + ['{"cmd":"redo"}']) + "\n")
+    assert main(["script", str(path), "--rules", "d20"]) == 1
+    assert "line 8: Nothing to redo." in capsys.readouterr().err
+    path.write_text('{"cmd":"undo","count":2}\n')
+    assert main(["script", str(path), "--rules", "d20"]) == 1
+    assert "line 1: undo takes no fields." in capsys.readouterr().err
