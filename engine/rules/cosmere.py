@@ -130,7 +130,12 @@ class Cosmere(Ruleset):
         return put(replace(f, rng=rng), replace(c, tiebreak=r.total, economy=Economy(reactions=1)))
 
     def suggested(self, f: Fight, phase: int) -> list[Combatant]:
-        """Who may go in `phase`, in the suggested order: higher Speed first, then the d20 roll."""
+        """Who may go in `phase`, in the suggested order: higher Speed first, then the d20 roll.
+
+        Once the round is in the slow-NPC phase, a PC whose slow turn was passed over (the GM started
+        a slow NPC early) still has its turn: it comes first, before the NPCs, as the slow PCs would
+        have. Every character takes one turn each round."""
+        late_pcs = phase == 3 and f.phase == 3
         out = []
         for c in f.combatants:
             e = c.economy
@@ -140,10 +145,10 @@ class Cosmere(Ruleset):
             # a boss's fast turn comes unasked; after it, its speed reads "slow"
             if phase in (0, 1) and e.speed != "fast" and not (e.speed == "" and X.is_boss(c)):
                 continue
-            if (c.kind == "pc") != (phase in (0, 2)):
+            if (c.kind == "pc") != (phase in (0, 2)) and not (late_pcs and c.kind == "pc"):
                 continue
             out.append(c)
-        out.sort(key=lambda c: (-c.stat("speed"), -c.tiebreak))
+        out.sort(key=lambda c: (c.kind != "pc", -c.stat("speed"), -c.tiebreak))
         return out
 
     def actors(self, f: Fight) -> tuple[str, ...]:
@@ -207,6 +212,16 @@ class Cosmere(Ruleset):
         return f
 
     def _next_phase(self, f: Fight, ev: Events) -> Fight:
+        if f.phase < 3:
+            # anyone still owed a turn in this phase (the GM started someone from a later one) keeps
+            # its turn in a later phase: say so, rather than let it pass unnoticed
+            for c in self.suggested(f, f.phase):
+                why = (
+                    "chose a fast turn, but the fast PC turns are over: it goes slow",
+                    "misses its fast turn: it goes slow",
+                    "has not taken its turn yet: it goes in the slow NPC phase",
+                )[f.phase]
+                ev.append(E.Info(f"{c.name} {why}", c.id))
         if f.phase >= 2:
             # the slow PC phase is the last one a PC can act in; the slow NPC phase ends the round
             f = self._skip_down(f, ev, ("pc",) if f.phase == 2 else ("pc", "npc"))
@@ -267,6 +282,8 @@ class Cosmere(Ruleset):
             # no speed asked for now, and the fast turns are behind it: it simply goes slow
             speed = "slow"
         target = _phase_of(c, speed)
+        if target == 2 and f.phase == 3:
+            target = 3  # a PC whose slow turn was passed over still takes it, in the last phase
         if target < f.phase:
             if speed == "fast":
                 raise RuleError(f"The fast turns for {c.name} are over this round; it can go slow.")
@@ -287,6 +304,8 @@ class Cosmere(Ruleset):
         label = cmd.name.strip()
         if cmd.what == "reaction":
             if e.reactions < 1:
+                if c.has("Surprised") and self._before_first_turn(f, c):
+                    raise RuleError(f"{c.name} is Surprised: no reaction until the start of its first turn.")
                 raise RuleError(f"{c.name} has no reaction left (a new one comes at the start of its turn).")
             e = replace(e, reactions=e.reactions - 1)
             f = put(f, replace(c, economy=e))
@@ -302,18 +321,22 @@ class Cosmere(Ruleset):
                 return self._take_readied(f, c, label, ev)
             raise RuleError(f"Actions are taken on one's own turn, and it is not {c.name}'s turn.")
         cost = 0 if cmd.what == "free" else cmd.cost
-        if not 0 <= cost <= 3:
-            raise RuleError("An action costs 1, 2 or 3 actions (a free action costs none).")
-        if cmd.what == "action" and cost == 0:
-            raise RuleError("An action costs 1, 2 or 3; use a free action for one that costs nothing.")
         held = readied(label)
         if held is not None and cmd.what != "action":
             raise RuleError("Ready is an action: it costs 1 action plus what the readied action needs.")
+        if held is not None and not 1 <= cost <= 4:
+            # Ready's own action plus the readied one's 0 to 3 (a free action, up to a 3-action one)
+            raise RuleError("Ready costs 1 action plus what the readied action needs: 1 to 4 in all.")
+        if not 0 <= cost <= (4 if held is not None else 3):
+            raise RuleError("An action costs 1, 2 or 3 actions (a free action costs none).")
+        if cmd.what == "action" and cost == 0:
+            raise RuleError("An action costs 1, 2 or 3; use a free action for one that costs nothing.")
         key = "Ready" if held is not None else label  # every Ready counts as the one named action
         if key and key.lower() in (u.lower() for u in e.used):
             raise RuleError(f"{c.name} has already used {key} this turn: each action once per turn.")
         if cost > e.actions:
-            raise RuleError(f"{label or 'That'} costs {cost} actions and {c.name} has {e.actions} left.")
+            plural = "s" if cost != 1 else ""
+            raise RuleError(f"{label or 'That'} costs {cost} action{plural} and {c.name} has {e.actions} left.")
         e = replace(e, actions=e.actions - cost, used=e.used + ((key,) if key else ()))
         if held is not None:
             e = replace(e, ready=held)

@@ -525,7 +525,8 @@ def attack(rs: Cosmere, f: Fight, cmd: CosmereAttack, ev: Events) -> Fight:
             )
         )
         if outcome != "miss" and dmg is not None:
-            how = f"{outcome}: {dice_value}{' + ' + str(cmd.modifier) if hit and cmd.modifier else ''}"
+            mod = f" {'+' if cmd.modifier > 0 else '-'} {abs(cmd.modifier)}" if hit and cmd.modifier else ""
+            how = f"{outcome}: {dice_value}{mod}"
             f = deal_damage(rs, f, t.id, amount, cmd.type, None, ev, f"{a.name}'s {how}")
     if cmd.ally_graze and ally is not None and dmg is not None:
         # the ally is not a target of the attack: its graze is the dice as rolled, never maximised

@@ -248,7 +248,7 @@ def test_cosmere_free_actions_and_each_named_action_once_per_turn():
     with pytest.raises(RuleError, match="already used Banter"):
         play(f, C.UseAction(k, "free", "Banter"))
     f, _ = strike(f, action="Startling Blow", given=(2,))  # a different named action is fine
-    with pytest.raises(RuleError, match="costs 1 actions and Kaladin has 0"):
+    with pytest.raises(RuleError, match="costs 1 action and Kaladin has 0"):
         strike(f, action="Another Talent", given=(2,))
 
 

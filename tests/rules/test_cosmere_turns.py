@@ -271,3 +271,30 @@ def test_cosmere_a_pc_down_at_0_health_does_not_hold_up_the_fast_pc_phase():
     assert [(e.name, e.reason) for e in of(ev, E.TurnSkipped)] == [("Kaladin", "down at 0 health: no turn this round")]
     f, ev = play(f, C.NextTurn())
     assert f.round == 2 and not of(ev, E.TurnSkipped)
+
+
+# --- starting someone of a later phase -----------------------------------------------------------------
+
+
+def test_cosmere_every_character_still_takes_its_turn_when_the_gm_starts_a_later_phase_early():
+    f = table(Warrior=3, Scout=18, Teft=7)
+    k, w = cid(f, "Kaladin"), cid(f, "Warrior")
+    f, _ = play(f, C.ChooseSpeed(k, "fast"), C.ChooseSpeed(cid(f, "Scout"), "fast"))
+    f, ev = play(f, C.StartTurn(w, "slow"))  # the GM starts a slow NPC before anyone else
+    assert f.phase == 3 and f.current == w
+    said = " ".join(log(ev))
+    assert "Kaladin chose a fast turn, but the fast PC turns are over: it goes slow" in said
+    assert "Scout misses its fast turn: it goes slow" in said
+    assert "Shallan has not taken its turn yet: it goes in the slow NPC phase" in said
+    # the PCs passed over come first in the slow NPC phase, then the NPCs left; then the round ends
+    rs = get_ruleset("cosmere")
+    assert names(f, [c.id for c in rs.suggested(f, 3)]) == ["Kaladin", "Shallan", "Scout", "Teft"]
+    f, seen = whole_round(f)
+    assert [n for n, _ in seen] == ["Kaladin", "Shallan", "Scout", "Teft"]
+    assert all(d == "slow turn, 3 actions" for _, d in seen)
+    # a passed-over PC may be started by hand there too
+    g = table()
+    g, _ = play(g, C.StartTurn(cid(g, "Warrior"), "slow"), C.StartTurn(cid(g, "Shallan")))
+    assert g.current == cid(g, "Shallan") and by_name(g, "Shallan").economy.actions == 3
+    # before the slow NPC phase, it lists only NPCs there
+    assert "Kaladin" not in names(table(), [c.id for c in rs.suggested(table(), 3)])
