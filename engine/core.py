@@ -257,7 +257,7 @@ def _reorder(rs: Ruleset, f: Fight, cmd: C.Reorder, ev: Events) -> Fight:
         raise RuleError(f"{rs.title} has no fixed turn order to move {c.name} in.")
     order = [x for x in f.order if x != c.id]
     if not 0 <= cmd.position <= len(order):
-        raise RuleError(f"Position {cmd.position + 1} is outside the order (1-{len(order) + 1}).")
+        raise RuleError(f"Position {cmd.position} is outside the order: 0 (first) to {len(order)} (last).")
     order.insert(cmd.position, c.id)
     f = rs.order_changed(replace(f, order=tuple(order)))
     ev.append(E.OrderSet(tuple(f.get(x).name for x in order)))

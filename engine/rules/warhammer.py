@@ -292,7 +292,9 @@ class Warhammer(Ruleset):
             raise RuleError(f"{c.name} has no Fortune left.")
         order = [x for x in f.order if x != c.id]
         if not 0 <= cmd.position <= len(order):
-            raise RuleError(f"Position {cmd.position + 1} is outside the order (1-{len(order) + 1}).")
+            raise RuleError(
+                f"Position {cmd.position} is outside the order: 0 (first) to {len(order)} (last)."
+            )
         order.insert(cmd.position, c.id)
         c = replace(c, resources=set_pool(c.resources, replace(p, current=p.current - 1)))
         f = put(replace(f, order=tuple(order)), c)

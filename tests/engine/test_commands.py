@@ -145,7 +145,7 @@ def test_set_initiative_and_reorder_refuse_nonsense():
     f = setup("d20", add("A"), add("B"))
     f, _ = play(f, C.StartFight())
     refused(f, C.SetInitiative("c1", 10**6), "not a believable initiative")
-    refused(f, C.Reorder("c1", 5), "outside the order")
+    assert refused(f, C.Reorder("c1", 5)) == "Position 5 is outside the order: 0 (first) to 1 (last)."
     refused(f, C.Reorder("c1", -1), "outside the order")
     g = setup("cosmere", add("A"))
     g, _ = play(g, C.StartFight())
