@@ -26,7 +26,7 @@ from engine.rules.base import (
     register,
     skip_turn,
 )
-from engine.rules.rolls import GivenRolls
+from engine.rules.rolls import GivenRolls, roll_or_given
 from engine.state import Combatant, Condition, Duration, Economy, Fight, Pool, put
 
 PHASES = ("Fast PC turns", "Fast NPC turns", "Slow PC turns", "Slow NPC turns")
@@ -110,7 +110,7 @@ class Cosmere(Ruleset):
         surprised = set(cmd.surprised) | {c.id for c in f.combatants if c.has("Surprised")}
         for c in f.combatants:
             # the d20 only breaks ties of Speed within a phase; it is rolled once, at the start
-            r, rng2 = roll("1d20", rng, given.get(c.id))
+            r, rng2 = roll_or_given("1d20", rng, given.get(c.id), None, f"{c.name}'s d20 for ties of Speed")
             if c.id not in given:
                 rng = rng2
             ev.append(E.InitiativeRolled(c.id, c.name, r.total, r, "(d20 for ties of Speed)"))
@@ -256,8 +256,10 @@ class Cosmere(Ruleset):
         c = f.get(cmd.who)
         if not f.started or f.ended:
             raise RuleError("Choose fast or slow once the fight is under way.")
-        if c.economy.done or f.current == c.id:
+        if c.economy.done:
             raise RuleError(f"{c.name} has already taken its turn this round.")
+        if f.current == c.id:
+            raise RuleError(f"{c.name} is taking its turn now: fast or slow was settled when it began.")
         if X.is_boss(c):
             raise RuleError(f"{c.name} is a boss: it takes both a fast and a slow turn each round.")
         if cmd.speed == "fast" and f.phase > _phase_of(c, "fast"):

@@ -845,3 +845,25 @@ def test_a_boss_takes_a_fast_and_a_slow_turn_each_round(tmp_path: Path, capsys: 
     assert "Stormsinger (boss) takes a slow turn too this round" in r.at(6)
     r = run(tmp_path, capsys, [KAL, boss, start(), speed("c2", "fast")])
     refused(r, 4, "Stormsinger is a boss")
+
+
+def test_one_undo_takes_back_the_whole_attack_and_redo_brings_it_again(tmp_path: Path, capsys: Cap) -> None:
+    graze = attack("c1", ["c2"], modifier=4, damage="1d8", given=[9], damage_given=[5], graze=["c2"])
+    undo: Cmd = {"cmd": "undo"}
+    r = ok(run(tmp_path, capsys, on_turn(graze, undo)))
+    assert r.at(6)[0].startswith("Undid: Kaladin uses Strike (1 action)")
+    # the action, the focus of the graze and the damage all come back
+    assert (r.eco("c1"), r.focus("c1"), r.hp("c2")) == ("F A2 R1", "3/3", "30/30")
+    ok(run(tmp_path, capsys, on_turn(graze, undo, graze)))  # Strike is not used up any more
+    r = ok(run(tmp_path, capsys, on_turn(graze, undo, {"cmd": "redo"})))
+    assert (r.eco("c1"), r.focus("c1"), r.hp("c2")) == ("F A1 R1", "2/3", "25/30")
+    # undoing a turn started early puts the round back in its phase
+    r = ok(run(tmp_path, capsys, [KAL, PAR, start(), take("c2", "slow"), undo]))
+    assert r.summary["where"] == "Round 1 · Fast PC turns" and r.summary["current"] == ""
+
+
+def test_fast_or_slow_cannot_change_once_the_turn_has_begun(tmp_path: Path, capsys: Cap) -> None:
+    r = run(tmp_path, capsys, on_turn(speed("c1", "slow")))
+    refused(r, 5, "Kaladin is taking its turn now")
+    r = ok(run(tmp_path, capsys, on_turn()))
+    assert r.eco("c1") == "F A2 R1"
