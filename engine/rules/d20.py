@@ -221,8 +221,12 @@ class D20(Ruleset):
 
     def _next_turn(self, f: Fight, ev: Events, given: GivenRolls | None = None) -> Fight:
         for _ in range(2 * len(f.order) + 2):
-            idx = f.phase + 1
-            if idx >= len(f.order):
+            # everyone acts once a round, in initiative order: the turn goes to the first in the
+            # order who has not had its turn this round, so that one moved above the acting
+            # combatant (a tie settled late, a new initiative) before its turn still gets it
+            done = {c.id for c in f.combatants if c.economy.done}
+            cid = next((x for x in f.order if x not in done), "")
+            if not cid:
                 f = replace(f, round=f.round + 1, phase=-1)
                 f = replace(
                     f,
@@ -232,11 +236,8 @@ class D20(Ruleset):
                 if not f.order:
                     return f
                 continue
-            f = replace(f, phase=idx)
-            cid = f.order[idx]
+            f = replace(f, phase=f.order.index(cid))
             c = f.get(cid)
-            if c.economy.done:
-                continue  # moved down the order after acting: one turn a round
             # Dodge and a readied action last until its next turn, even one it loses
             if c.economy.ready:
                 ev.append(E.Info(f"{c.name}'s readied action lapses unused ({c.economy.ready})", cid))
@@ -249,6 +250,8 @@ class D20(Ruleset):
                 continue
             if c.down and (c.kind == "npc" or c.owner):  # companions drop, never at Death's Door
                 f = skip_turn(f, cid, ev, "down at 0 hit points")
+                c = f.get(cid)
+                f = put(f, replace(c, economy=replace(c.economy, done=True)))
                 continue
             if c.has("Stunned"):
                 f = X.lose_turn(self, f, cid, ev, "Stunned", given)
@@ -285,7 +288,9 @@ class D20(Ruleset):
         entry = label
         if what == "reaction":
             if e.reactions < 1:
-                raise RuleError(f"{c.name} has already used its reaction this round.")
+                raise RuleError(
+                    f"{c.name} has already used its reaction: one a round, back at the start of its own turn."
+                )
             e = replace(e, reactions=e.reactions - 1)
         else:
             if f.current != c.id:

@@ -52,6 +52,8 @@ NO_REACTIONS = (*INCAPACITATING, "Confused")
 SPEED_ZERO = ("Grappled", "Restrained")
 COVER = {"": 0, "half": 2, "three-quarters": 5}
 ATTACK_USES = ("action", "power", "bonus", "offhand", "opportunity", "readied", "none")
+# the text's actions that are not attack rolls: a readied one is taken with d20_release
+NOT_ATTACKS = ("dash", "disengage", "dodge", "help", "hide", "search", "ready", "use an item")
 PUT_OUT = "Put out fire"  # the action that ends Burning
 PICK_UP = "Pick up weapon"  # the move or action that ends Disarmed
 STAND_UP = "Stand up"  # the move (half the speed) that ends Prone
@@ -123,6 +125,11 @@ def armor_class(dex: int, armor: int | None = None, shield: bool = False, castin
     else:
         base = 10 + mod(dex) + (casting or 0)
     return base + (2 if shield else 0)
+
+
+def dodging(c: Combatant) -> bool:
+    """It took the Dodge action (until its next turn), or the GM marked it Dodging by hand."""
+    return c.economy.dodging or c.has("Dodging")
 
 
 def incapacitated(c: Combatant) -> str:
@@ -278,9 +285,11 @@ class Ready(C.Command, tag="d20_ready"):
 @C.register_command
 class Release(C.Command, tag="d20_release"):
     """The trigger came: take the readied action, spending the reaction (attacks use D20Attack with
-    use="readied")."""
+    use="readied"). A readied Dodge or Disengage takes effect; a readied Help names its ally in
+    `target`."""
 
     who: str
+    target: str = ""
 
 
 # --- events -----------------------------------------------------------------------------------
@@ -436,7 +445,7 @@ def attack_sources(
         dis.append(f"{a.name} is Blinded")
     if t.has("Concealed"):
         dis.append(f"{t.name} is Concealed")
-    if t.economy.dodging:
+    if dodging(t):
         dis.append(f"{t.name} is Dodging")
     for cond in ("Frightened", "Poisoned"):
         if a.has(cond):
@@ -462,9 +471,9 @@ def _plan(
     if a.id == t.id:
         raise RuleError(f"{a.name} cannot attack itself.")
     _check(kind, ("melee", "ranged"), "An attack")
+    _check(cover, (*COVER, "full"), "Cover")
     if cover == "full":
         raise RuleError(f"{t.name} has full cover and cannot be targeted directly.")
-    _check(cover, tuple(COVER), "Cover")
     _check(mode, ("", "normal", "advantage", "disadvantage"), "The roll")
     if flanking and kind != "melee":
         raise RuleError("Flanking gives advantage on melee attacks only.")
@@ -686,6 +695,9 @@ def attack(rs: D20, f: Fight, cmd: D20Attack, ev: Events) -> Fight:
             raise RuleError(f"{p.target.name} is Hidden: an opportunity attack needs to see its target.")
         if p.target.economy.disengaged:
             raise RuleError(f"{p.target.name} took the Disengage action: its movement does not provoke.")
+    held = readied_action(p.attacker.economy.ready) if use == "readied" else ""
+    if held:
+        raise RuleError(f"{p.attacker.name} readied {held.capitalize()}, not an attack: take it with d20_release.")
     f = _spend(rs, f, cmd.who, use, cmd.label, ev)
     f, outcome = _attack_roll(rs, f, p, cmd.given, cmd.label, use, cmd.cover, ev)
     # an off-hand attack adds the ability modifier only when it is negative
@@ -740,7 +752,7 @@ def _test_sources(c: Combatant, kind: str, ability: str) -> tuple[tuple[str, ...
     adv: list[str] = []
     dis: list[str] = []
     if kind == "save" and ability == "dex":
-        if c.economy.dodging:
+        if dodging(c):
             adv.append(f"{c.name} is Dodging")
         if c.has("Restrained"):
             dis.append(f"{c.name} is Restrained")
@@ -934,12 +946,34 @@ def ready(rs: D20, f: Fight, cmd: Ready, ev: Events) -> Fight:
     return f
 
 
+def readied_action(held: str) -> str:
+    """The action part of a readied entry ("Dodge when the ogre swings" -> "dodge"), lower case,
+    when it is one of the text's actions that is not an attack; "" otherwise."""
+    low = held.lower()
+    return next((a for a in NOT_ATTACKS if low == a or low.startswith(a + " when ")), "")
+
+
 def release(rs: D20, f: Fight, cmd: Release, ev: Events) -> Fight:
     _started(f)
     c = f.get(cmd.who)
     if not c.economy.ready:
         raise RuleError(f"{c.name} has no readied action.")
-    return _spend(rs, f, c.id, "readied", "", ev)
+    action = readied_action(c.economy.ready)
+    if cmd.target:
+        if action != "help":
+            raise RuleError("Only a readied Help names someone (the ally it helps).")
+        check_help(f, c, cmd.target)
+    f = _spend(rs, f, c.id, "readied", "", ev)
+    c = f.get(cmd.who)
+    # the readied action is taken now, as the reaction: it does what it does on a turn
+    if action == "dodge":
+        return put(f, replace(c, economy=replace(c.economy, dodging=True)))
+    if action == "disengage":
+        # "this turn" is the turn the trigger came in: it ends with it (end_effects)
+        return put(f, replace(c, economy=replace(c.economy, disengaged=True)))
+    if action == "help" and cmd.target:
+        return help_ally(f, c, cmd.target, ev)
+    return f
 
 
 # --- the action economy: what named actions do, what conditions forbid ------------------------
@@ -984,9 +1018,16 @@ def before_use(f: Fight, c: Combatant, what: str, label: str, target: str = "") 
     if target:
         if name != "help" or what != "action":
             raise RuleError("Only the Help action names someone here (the ally it helps).")
-        t = f.get(target)
-        if t.id == c.id:
-            raise RuleError(f"{c.name} cannot Help itself.")
+        check_help(f, c, target)
+
+
+def check_help(f: Fight, helper: Combatant, target: str) -> None:
+    """Help is given to an ally: not to oneself, not to a creature of the other side."""
+    t = f.get(target)
+    if t.id == helper.id:
+        raise RuleError(f"{helper.name} cannot Help itself.")
+    if {helper.side, t.side} == {"party", "enemy"}:
+        raise RuleError(f"Help gives advantage to an ally: {t.name} is on the other side from {helper.name}.")
 
 
 def after_use(f: Fight, cid: str, what: str, label: str, ev: Events, target: str = "") -> Fight:
@@ -1185,10 +1226,12 @@ def start_effects(rs: D20, f: Fight, cid: str, ev: Events, given: GivenRolls | N
 
 
 def end_effects(f: Fight, cid: str, ev: Events) -> Fight:
-    """The end of `cid`'s turn: Disengage is over; a Confused creature owes its save again."""
+    """The end of `cid`'s turn: Disengage is over (its own, and a readied one taken in this turn);
+    a Confused creature owes its save again."""
+    for other in f.combatants:
+        if other.economy.disengaged:
+            f = put(f, replace(other, economy=replace(other.economy, disengaged=False)))
     c = f.get(cid)
-    if c.economy.disengaged:
-        c = replace(c, economy=replace(c.economy, disengaged=False))
     cond = c.condition("Confused")
     if cond is not None:
         c = replace(c, due=tuple(d for d in c.due if d.what != cond.name) + (Due(cond.name, cond.dc),))
