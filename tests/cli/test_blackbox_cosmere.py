@@ -509,6 +509,9 @@ def test_a_graze_spends_one_focus_and_deals_the_damage_dice_alone(tmp_path: Path
         "Parshendi: 13 vs 14: graze, 5 damage",
         "Parshendi takes 5 damage (Kaladin's graze: 5), 25 left",
     ]
+    # a constant in the damage is part of the roll: it is dealt with the dice (decision)
+    cmd = attack("c1", ["c2"], modifier=4, damage="1d8+2", given=[9], damage_given=[5], graze=["c2"])
+    assert ok(run(tmp_path, capsys, on_turn(cmd))).at(5)[-1] == "Parshendi takes 7 damage (Kaladin's graze: 7), 23 left"
     # a hit target has nothing to graze
     cmd = attack("c1", ["c2"], modifier=4, damage="1d8", given=[10], damage_given=[5], graze=["c2"])
     refused(run(tmp_path, capsys, on_turn(cmd)), 5, "Parshendi was hit: there is nothing to graze")
