@@ -120,6 +120,7 @@ class ConditionAdded(Event, tag="condition"):
     name: str
     condition: str
     detail: str = ""
+    verb: str = ""  # how the log says it: "is" unless given (an injury typed in "suffers" it)
 
 
 class ConditionEnded(Event, tag="condition_end"):
@@ -295,8 +296,8 @@ def describe(e: Event) -> str:
             return f"{n} {s}"
         case Revived(name=n):
             return f"{n} is back up"
-        case ConditionAdded(name=n, condition=c, detail=d):
-            return f"{n} is {c}{' (' + d + ')' if d else ''}"
+        case ConditionAdded(name=n, condition=c, detail=d, verb=verb):
+            return f"{n} {verb or 'is'} {c}{' (' + d + ')' if d else ''}"
         case ConditionEnded(name=n, condition=c, reason=why):
             return f"{n} is no longer {c} ({why})"
         case ResourceChanged(name=n, key=k, delta=d, now=now):

@@ -462,11 +462,13 @@ def _line(text: str, what: str, limit: int = 120) -> str:
     return text
 
 
-def _add_condition(f: Fight, cid: str, name: str, note: str, ev: list[Event], detail: str = "") -> Fight:
+def _add_condition(
+    f: Fight, cid: str, name: str, note: str, ev: list[Event], detail: str = "", verb: str = ""
+) -> Fight:
     c = f.get(cid)
     kept = tuple(x for x in c.conditions if x.name.lower() != name.lower())
     f = put(f, replace(c, conditions=kept + (Condition(name, note=note),)))
-    ev.append(E.ConditionAdded(c.id, c.name, name, detail))
+    ev.append(E.ConditionAdded(c.id, c.name, name, detail, verb))
     return f
 
 
@@ -674,7 +676,7 @@ def attack(rs: object, f: Fight, cmd: Attack) -> tuple[Fight, list[Event], Attac
         text = _line(cmd.fumble_result, "fumble result")
         ev.append(FumbleRolled(a.id, a.name, fr, text))
         if text:
-            f = _add_condition(f, a.id, text, f"fumble roll {fr.total}", ev, "fumble")
+            f = _add_condition(f, a.id, text, f"fumble roll {fr.total}", ev, "fumble", "suffers")
     else:
         if cmd.fumble_result:
             raise RuleError("There is no fumble to record: the attack did not fumble.")
@@ -895,7 +897,9 @@ def _critical(
         f = _add_condition(f, c.id, name, f"sudden-death roll {total}", ev, "sudden death")
     if injury:
         where = LOCATION_LABEL[loc]
-        f = _add_condition(f, c.id, injury, f"critical injury, {where}, roll {total}", ev, f"critical, {where}")
+        f = _add_condition(
+            f, c.id, injury, f"critical injury, {where}, roll {total}", ev, f"critical, {where}", "suffers"
+        )
     return f, total, result
 
 
