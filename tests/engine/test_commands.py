@@ -17,7 +17,7 @@ from tests.engine.support import add, frozen_copy, log, of, play, setup
 def refused(f: Fight, cmd: C.Command, match: str = "") -> str:
     """Apply a command that must be refused; prove the state is untouched; return the message."""
     before = frozen_copy(f)
-    with pytest.raises(RuleError, match=match) as err:
+    with pytest.raises(RuleError, match=match or None) as err:
         apply(f, cmd)
     assert frozen_copy(f) == before
     message = str(err.value)
