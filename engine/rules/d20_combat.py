@@ -86,9 +86,10 @@ def str_mod(c: Combatant) -> int:
 
 def save_bonus(c: Combatant, ability: str) -> int:
     """A save's bonus: the `<ability>_save` stat where there is one, else the ability's modifier
-    where the score is known, else 0."""
+    where the score is known, else 0. A save stat of 0 next to a known score counts as not given:
+    `con_save` is on every sheet with 0 by default, and a Con 16 creature saves at +3, not +0."""
     key = f"{ability}_save"
-    if has_stat(c, key):
+    if has_stat(c, key) and (c.stat(key) != 0 or not has_stat(c, ability)):
         return c.stat(key)
     if has_stat(c, ability):
         return mod(c.stat(ability))

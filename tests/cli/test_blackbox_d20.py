@@ -1020,3 +1020,83 @@ def test_removing_the_acting_combatant_passes_the_turn_to_the_next(go: Any) -> N
     r = go(OPEN + [grab, {"cmd": "remove", "who": "c1"}])
     ok(r)
     assert "Orc is no longer Grappled (the grappler left the fight)" in r.at(6)
+
+
+# --- Decisions of docs/rules/d20.md where the text is silent ---------------------------------------------
+
+
+def test_a_save_with_no_save_bonus_uses_the_ability_modifier(go: Any) -> None:
+    r = go(
+        [pc("A", con=16), npc("B"), start(("c1", 15), ("c2", 5))]
+        + [cond("c1", "Concentrating"), dmg("c1", 5), dtest("c1", [7], resolves="concentration")]
+    )
+    ok(r)
+    assert "A Constitution save (concentration) vs DC 10: 1d20+3 = [7]+3 = 10 (entered): success" in r.at(6)
+    # a save bonus given on the sheet wins
+    r = go(
+        [pc("A", con=16, con_save=5), npc("B"), start(("c1", 15), ("c2", 5)), dtest("c1", [5], ability="con", dc=10)]
+    )
+    ok(r)
+    assert "A Constitution save vs DC 10: 1d20+5 = [5]+5 = 10 (entered): success" in r.at(4)
+
+
+def test_a_readied_help_names_its_ally_and_a_readied_disengage_covers_that_turn(go: Any) -> None:
+    party = [pc("Ana"), pc("Bo"), npc("Orc", ac=15), start(("c1", 15), ("c2", 12), ("c3", 5))]
+    ready_help = {"cmd": "d20_ready", "who": "c1", "action": "Help", "trigger": "Bo swings"}
+    r = go(party + [ready_help] + nxt(1) + [{"cmd": "d20_release", "who": "c1", "target": "c2"}])
+    ok(r)
+    assert "Ana uses Readied: Help when Bo swings (reaction); A0 B1 M R0" in r.at(7)
+    assert "Bo is Helped (by Ana: advantage on its next check or attack, until Ana's next turn)" in r.at(7)
+    r = go(party + [ready_help] + nxt(1) + [{"cmd": "d20_release", "who": "c1", "target": "c3"}])
+    refused(r, 7, "Help gives advantage to an ally")
+    # the Orc readies Disengage and takes it on Ana's turn: that turn, its movement does not provoke
+    ready_dis = {"cmd": "d20_ready", "who": "c3", "action": "Disengage", "trigger": "it is cornered"}
+    opp = attack("c1", "c3", [10], use="opportunity")
+    r = go(party + nxt(2) + [ready_dis] + nxt(1) + [{"cmd": "d20_release", "who": "c3"}, opp])
+    refused(r, 10, "Orc took the Disengage action")
+    r = go(party + nxt(2) + [ready_dis] + nxt(1) + [{"cmd": "d20_release", "who": "c3"}] + nxt(1) + [opp])
+    ok(r)
+
+
+def test_picking_up_a_weapon_with_the_move_after_moving_part_of_it_takes_the_rest(go: Any) -> None:
+    r = go(OPEN + [cond("c1", "Disarmed"), use("c1", "move", cost=10), use("c1", "move", "Pick up weapon")])
+    ok(r)
+    assert "Brannoc is no longer Disarmed (picked its weapon up)" in r.at(7)
+    assert r.eco("c1") == "A1 B1 m R1"
+
+
+def test_exhaustion_added_again_takes_the_level_given(go: Any) -> None:
+    r = go(OPEN + [cond("c1", "Exhaustion", level=1), cond("c1", "Exhaustion", level=2), attack("c1", "c2", [12])])
+    ok(r)
+    assert "1d20+3 = [12]+3 = 15 (entered)" in r.at(7)[1]
+
+
+# --- Undo through the script ---------------------------------------------------------------------------------
+
+
+def test_undo_takes_back_a_whole_attack_and_redo_brings_it_back(go: Any) -> None:
+    hit = attack("c1", "c2", [20], damage="1d8", mod=3, damage_given=[4, 4])
+    r = go(OPEN + [hit, {"cmd": "undo"}, use("c1", "action", "Dash")])
+    ok(r)
+    assert r.at(6)[0].startswith("Undid: Brannoc uses Attack (action)")
+    assert r.hp("c2") == "40/40"  # the damage is gone, and so is the action it cost
+    r = go(OPEN + [hit, {"cmd": "undo"}, {"cmd": "redo"}])
+    ok(r)
+    assert r.hp("c2") == "29/40"
+    assert r.eco("c1") == "A0 B1 M R1"
+
+
+def test_undo_of_damage_takes_back_the_concentration_save_it_made_due(go: Any) -> None:
+    r = go(OPEN + [cond("c2", "Concentrating"), dmg("c2", 22), {"cmd": "undo"}])
+    ok(r)
+    r = go(
+        OPEN + [cond("c2", "Concentrating"), dmg("c2", 22), {"cmd": "undo"}, dtest("c2", [5], resolves="concentration")]
+    )
+    refused(r, 8, "Orc has no concentration save due.")
+
+
+def test_undo_of_next_takes_back_the_bleeding_it_set_off(go: Any) -> None:
+    r = go(OPEN + [cond("c2", "Bleeding")] + nxt(1, [rolled("c2", "Bleeding", 3)]) + [{"cmd": "undo"}])
+    ok(r)
+    assert r.hp("c2") == "40/40"
+    assert r.summary["current"] == "c1"
