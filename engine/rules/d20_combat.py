@@ -485,6 +485,10 @@ def _plan(
         raise RuleError(f"{a.name} is Charmed by {t.name} and cannot attack it.")
     if a.down and (a.kind == "npc" or a.owner):
         raise RuleError(f"{a.name} is down at 0 hit points and cannot attack.")
+    incap = incapacitated(a)
+    if incap:
+        # whatever pays for it (an attack already paid for included): no actions, no reactions
+        raise RuleError(f"{a.name} is {incap}: no actions or reactions, so no attack.")
     adv, dis = attack_sources(a, t, kind, high_ground, flanking)
     adv += sources(advantage, "advantage")
     dis += sources(disadvantage, "disadvantage")

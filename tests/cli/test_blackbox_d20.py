@@ -869,6 +869,12 @@ def test_stunned_loses_its_turn_cannot_react_and_is_easier_to_hit(go: Any) -> No
     assert "Orc is no longer Stunned (expired at the end of its turn)" in r.at(7)
 
 
+def test_an_incapacitated_creature_cannot_attack_even_with_an_attack_already_paid_for(go: Any) -> None:
+    for name in ("Incapacitated", "Stunned", "Unconscious"):
+        r = go(OPEN + [use("c1", "action", "Attack"), cond("c1", name), attack("c1", "c2", [12], use="none")])
+        refused(r, 7, f"Brannoc is {name}: no actions or reactions")
+
+
 def test_incapacitated_takes_no_actions_or_reactions(go: Any) -> None:
     r = go(OPEN + [cond("c1", "Incapacitated"), use("c1", "action", "Attack")])
     refused(r, 6, "Brannoc is Incapacitated: no actions or reactions.")
