@@ -41,7 +41,7 @@ async def test_fast_slow_take_turn_and_actions(tmp_path: Path) -> None:
         await pilot.press("u", "tab")
         await type_text(pilot, "Move")
         await pilot.press("enter")
-        assert "actions" in dialog_error(pilot)
+        assert "Move costs 1 action and Kaladin has 0 left" in dialog_error(pilot)
         await pilot.press("escape")
         # Shallan decides in the moment: slow, and take the turn now (g is the quick way)
         await select(pilot, "Shallan")
