@@ -405,7 +405,8 @@ def _add_condition(rs: Ruleset, f: Fight, cmd: C.AddCondition, ev: Events) -> Fi
     detail = duration_text(f, cmd.duration)
     if cmd.level > 1:
         detail = f"level {cmd.level}" + (f", {detail}" if detail else "")
-    ev.append(E.ConditionAdded(c.id, c.name, canonical, detail))
+    # "Orc is Prone", but "Orc has Exhaustion (level 3)": a condition with levels is had, not been
+    ev.append(E.ConditionAdded(c.id, c.name, canonical, detail, "has" if cmd.level > 1 else ""))
     return rs.condition_added(f, f.get(c.id), cond, ev)
 
 

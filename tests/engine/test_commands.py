@@ -259,6 +259,7 @@ def test_add_and_remove_conditions():
     f, ev = play(f, C.AddCondition("c1", "Frightened", source="c2", level=2, note="of the mage"))
     # adding one it already has replaces it rather than stacking a second copy
     f, ev = play(f, C.AddCondition("c1", "frightened", level=3, source="c2"))
+    assert log(ev) == ["Orc has Frightened (level 3)"]  # a condition with levels is had, not been
     assert [(x.name, x.level) for x in f.combatants[0].conditions] == [("Prone", 1), ("Frightened", 3)]
     # a condition the ruleset does not name is kept as typed
     f, _ = play(f, C.AddCondition("c1", "Covered in Jam"))
