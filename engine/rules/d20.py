@@ -362,7 +362,8 @@ class D20(Ruleset):
             f"A{e.actions}",
             f"B{e.bonus}",
             move,
-            f"R{e.reactions}",
+            # a reaction barred by a condition is there but cannot be used while it lasts
+            f"R{e.reactions}" + ("(barred)" if e.reactions and (X.incapacitated(c) or c.has("Confused")) else ""),
         ]
         return " ".join(parts)
 

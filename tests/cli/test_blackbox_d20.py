@@ -806,16 +806,17 @@ def test_burning_1d4_fire_or_the_sources_dice_and_an_action_puts_it_out(go: Any)
     refused(r, 6, "5 is not a possible result on a d4")
 
 
+# the economy says R1(barred): Confused bars the reaction while it lasts without spending it
 @pytest.mark.parametrize(
     "d10,what,eco",
     [
-        (1, "moves its full speed in a random direction and takes no action", "A0 B0 m R1"),
-        (2, "does not move or act this turn", "A0 B0 m R1"),
-        (6, "does not move or act this turn", "A0 B0 m R1"),
-        (7, "makes a melee attack against a random creature within its reach", "A1 B0 m R1"),
-        (8, "makes a melee attack against a random creature within its reach", "A1 B0 m R1"),
-        (9, "acts normally", "A1 B1 M R1"),
-        (10, "acts normally", "A1 B1 M R1"),
+        (1, "moves its full speed in a random direction and takes no action", "A0 B0 m R1(barred)"),
+        (2, "does not move or act this turn", "A0 B0 m R1(barred)"),
+        (6, "does not move or act this turn", "A0 B0 m R1(barred)"),
+        (7, "makes a melee attack against a random creature within its reach", "A1 B0 m R1(barred)"),
+        (8, "makes a melee attack against a random creature within its reach", "A1 B0 m R1(barred)"),
+        (9, "acts normally", "A1 B1 M R1(barred)"),
+        (10, "acts normally", "A1 B1 M R1(barred)"),
     ],
 )
 def test_confused_rolls_a_d10_at_the_start_of_each_turn(go: Any, d10: int, what: str, eco: str) -> None:
