@@ -52,7 +52,10 @@ async def test_ad_hoc_activity_kept_in_the_catalog_and_round_durations(tmp_path:
     app = app_on(s, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await select(pilot, "Orc Shaman")
-        await pilot.press("u", *["down"] * 5, "enter")  # "Another activity": to its name
+        from engine.rules.ninephase_catalog import catalog as _catalog
+
+        # "Another activity", below the catalog's entries: to its name
+        await pilot.press("u", *["down"] * len(_catalog(s.state)), "enter")
         await type_text(pilot, "Hex")
         await pilot.press("tab", "tab", "tab", "tab", "tab")  # cost, phase, reaction, master, lock
         await pilot.press("tab", "tab", "tab", "tab", "tab", "space")  # channel, uninterruptible, repeatable,
