@@ -501,7 +501,8 @@ def attack(rs: Cosmere, f: Fight, cmd: CosmereAttack, ev: Events) -> Fight:
         grazed = t.id in graze
         outcome = "hit" if hit else "graze" if grazed else "miss"
         amount = 0
-        if hit:
+        if hit and dmg is not None:
+            # no damage dice given: the GM rolls no damage (the modifier alone is not damage)
             amount = max(0, dice_value + cmd.modifier)
         elif grazed:
             amount = max(0, dice_value)

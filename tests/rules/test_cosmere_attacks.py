@@ -94,6 +94,13 @@ def test_cosmere_hit_deals_the_dice_total_plus_the_skill_modifier():
     assert "Kaladin's hit: 3 + 4" in of(ev, X.E.Damaged)[0].detail
 
 
+def test_cosmere_hit_without_damage_dice_reports_and_deals_no_damage():
+    f = arena()
+    g, ev = strike(f, damage="", given=(15,))
+    assert results(ev) == [("Warrior 1", "hit", 0)]  # the modifier alone is not damage
+    assert by_name(g, "Warrior 1").hp == by_name(f, "Warrior 1").hp
+
+
 def test_cosmere_critical_spends_an_opportunity_and_maximises_the_dice_for_every_target():
     f = arena()
     _, ev = strike(
