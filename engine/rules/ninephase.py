@@ -353,7 +353,11 @@ class NinePhase(Ruleset):
         return self._interrupt(f, c, f"made a saving throw in phase {f.phase}", ev)
 
     def dropped_state(self, f: Fight, c: Combatant) -> str:
-        return f"drops in phase {f.phase}; it finishes this phase and cannot act after"
+        d = c.dropped
+        if d is None or d == (f.round, f.phase):
+            return f"drops in phase {f.phase}; it finishes this phase and cannot act after"
+        when = f"phase {d[1]}" if d[0] == f.round else f"phase {d[1]} of round {d[0]}"
+        return f"dropped in {when}; it acts no more"
 
     def describe_economy(self, c: Combatant) -> str:
         e = c.economy

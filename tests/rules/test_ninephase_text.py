@@ -436,3 +436,15 @@ def test_healing_grit_says_grit_and_its_new_value():
     assert log == ["Orc heals 2 grit, 3 now"]
     f, log = play(f, C.Heal("c1", amount=2))
     assert log == ["Orc heals 0, 10 now"]  # hit points were full
+
+
+def test_the_sheet_names_the_phase_a_combatant_dropped_in_not_the_current_one():
+    f = fight("Orc", "Elf", hp=5, grit=1)
+    f = to_phase(f, 3)
+    f, log = play(f, C.Damage("c1", amount=6))
+    rs = get_ruleset("ninephase")
+    assert rs.dropped_state(f, f.get("c1")) == "drops in phase 3; it finishes this phase and cannot act after"
+    f = to_phase(f, 5)
+    assert rs.dropped_state(f, f.get("c1")) == "dropped in phase 3; it acts no more"
+    f = to_phase(to_phase(f, 9), 2)
+    assert rs.dropped_state(f, f.get("c1")) == "dropped in phase 3 of round 1; it acts no more"
