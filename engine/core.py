@@ -193,7 +193,7 @@ def _edit(rs: Ruleset, f: Fight, cmd: C.EditCombatant, ev: Events) -> Fight:
     if cmd.name is not None:
         name = clean_name(cmd.name)
         if name != c.name:
-            changes.append(f"renamed to {name}")
+            changes.append(f"renamed from {c.name}")  # the line is headed by the new name
             new = replace(new, name=name)
     if cmd.kind is not None and cmd.kind != c.kind:
         changes.append(f"now a {cmd.kind.upper()}")

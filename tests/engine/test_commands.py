@@ -114,6 +114,7 @@ def test_edit_combatant():
     # a new maximum keeps the damage already taken; other stats are untouched
     assert (c.health[0].current, c.health[0].max, c.stat("dex")) == (20, 25, 12)
     assert of(ev, E.Edited)[0].name == "Orc Chief"
+    assert log(ev)[0].startswith("Orc Chief: renamed from Orc; ")  # the old name is in the line
     refused(f, C.EditCombatant("c1", name="Orc Chief"), "Nothing to change")
     refused(f, C.EditCombatant("c1"), "Nothing to change")
     refused(f, C.EditCombatant("c1", name=""), "cannot be empty")
