@@ -14,7 +14,7 @@ from engine.rules.base import Ruleset
 from engine.rules.d20_combat import effective_speed, incapacitated, movement_left
 from engine.state import Combatant, Fight, Pool
 from tui.text import clean, literal, span
-from tui.views import PLAIN, Styles, pool_text, remaining
+from tui.views import PLAIN, Styles, phase_word, pool_text, remaining
 
 # --- header ------------------------------------------------------------------------------------
 
@@ -214,7 +214,7 @@ def sheet_text(f: Fight, rs: Ruleset, c: Combatant | None, st: Styles = PLAIN) -
         status = getattr(ch, "status", "")
         t.append("\nChannel " if status else "\nChanneling ", style=st["channel"])
         t.append_text(literal(ch.activity))
-        t.append(f": began phase {ch.start}, resolves phase {ch.end}")
+        t.append(f": began phase {phase_word(ch.start)}, resolves phase {phase_word(ch.end)}")
         if status:
             t.append(f" ({status} in phase {getattr(ch, 'at', '?')})", style=st["dim"])
         elif ch.uninterruptible:

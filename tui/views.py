@@ -106,7 +106,7 @@ def badges(c: Combatant, st: Styles, width: int) -> Text:
     live = [ch for ch in c.channels if getattr(ch, "status", "") == ""]
     if live:
         ch = live[0]
-        tag = f"~{clean(ch.activity)[:10]}→{ch.end}"
+        tag = f"~{clean(ch.activity)[:10]}→{phase_word(ch.end, short=True)}"
         if out.cell_len + len(tag) <= width:
             out.append(tag, style=st["channel"])
     out.rstrip()
@@ -443,13 +443,23 @@ def _board_name(c: Combatant, p: int, item: object) -> str:
     return str(getattr(item, "text", ""))
 
 
+def phase_word(n: int, short: bool = False) -> str:
+    """A nine-phase channel's phase as the GM reads it: a channel that runs over a round change keeps
+    its phases counted from the round it is in (11 is phase 2 of the next round, -1 phase 8 of the last)."""
+    if n > 9:
+        return f"{n - 9}(next)" if short else f"{n - 9} of the next round"
+    if n < 1:
+        return f"{n + 9}(last)" if short else f"{n + 9} of the last round"
+    return str(n)
+
+
 def channel_lines(f: Fight, width: int, st: Styles) -> list[Row]:
     """Below the board, one line per channel this round: who, its span and what became of it, so
     the GM sees what resolves where without reading the marks."""
     out: list[Row] = []
     for c in f.combatants:
         for ch in c.channels:
-            t = span(f"  {ch.start}→{ch.end} ", st["channel"])
+            t = span(f"  {phase_word(ch.start, short=True)}→{phase_word(ch.end, short=True)} ", st["channel"])
             t.append_text(literal(ch.activity, st["channel"]))
             t.append(" (")
             t.append_text(literal(c.name))
@@ -461,7 +471,7 @@ def channel_lines(f: Fight, width: int, st: Styles) -> list[Row]:
             elif f.started and not f.ended and f.phase == ch.end:
                 t.append(f": resolves in phase {ch.end} (now)", style=st["warn"])
             else:
-                t.append(f": resolves in phase {ch.end}", style=st["dim"])
+                t.append(f": resolves in phase {phase_word(ch.end)}", style=st["dim"])
             if ch.uninterruptible and not ch.status:
                 t.append(", uninterruptible", style=st["dim"])
             out.append(Row(None, fit(t, width)))

@@ -38,3 +38,25 @@ def test_nothing_runs_past_even_a_tiny_width() -> None:
     f = _cosmere_in_a_turn()
     t = header_text(f, get_ruleset(f.ruleset), width=20).plain
     assert len(t) <= 20 and t.endswith("…")
+
+
+def test_a_channel_over_the_round_change_reads_in_phases_of_each_round() -> None:
+    from engine import apply, new_fight
+    from engine.rules import ninephase_catalog as K
+    from engine.state import ActivitySpec
+    from tui.views import PLAIN, channel_lines, phase_word
+
+    f = new_fight("ninephase", seed=1)
+    f, _ = apply(f, C.AddCombatant("Mirelle", stats=(("hp", 10), ("grit", 5))))
+    f, _ = apply(f, K.DefineActivity(ActivitySpec("Rite", cost=3, phase=8, channel=True, across_rounds=True)))
+    f, _ = apply(f, C.StartFight())
+    while f.phase != 8:
+        f, _ = apply(f, C.NextTurn())
+    f, _ = apply(f, K.DoActivity("c1", "Rite"))
+    lines = [r.text.plain.strip() for r in channel_lines(f, 100, PLAIN)]
+    assert "8→2(next) Rite (Mirelle): resolves in phase 2 of the next round" in lines
+    f, _ = apply(f, C.NextTurn())
+    f, _ = apply(f, C.NextTurn())  # round 2, phase 1
+    lines = [r.text.plain.strip() for r in channel_lines(f, 100, PLAIN)]
+    assert "8(last)→2 Rite (Mirelle): resolves in phase 2" in lines
+    assert (phase_word(11), phase_word(-1), phase_word(5)) == ("2 of the next round", "8 of the last round", "5")
