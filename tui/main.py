@@ -186,9 +186,7 @@ class MainScreen(Screen[None]):
 
     def action_pane(self) -> None:
         self.detail = DETAILS[(DETAILS.index(self.detail) + 1) % len(DETAILS)]
-        self._apply_layout(self.app.size.width)
-        if self.detail == "log":
-            self.query_one(LogView).scroll_end(animate=False)
+        self._apply_layout(self.app.size.width)  # a pane shown again lays out what came in meanwhile
 
     # --- rendering ----------------------------------------------------------------------------
     def refresh_fight(self, force: bool = False) -> None:

@@ -428,6 +428,7 @@ class LogView(Lines):
         self._entries: Sequence[tuple[object, Text]] = ()
         self._wrapped: dict[tuple[object, int], list[Strip]] = {}
         self._width = -1
+        self._laid_out: Sequence[tuple[object, Text]] | None = None  # the entries the lines show
 
     def show(self, entries: Sequence[tuple[object, Text]]) -> None:
         """entries: (a stable key per event, its line). The view follows the newest line."""
@@ -440,9 +441,10 @@ class LogView(Lines):
 
     def _layout(self) -> None:
         if not self.size.width:
-            return  # on_resize lays the lines out once the width is known
+            return  # hidden (a small screen shows another pane): on_resize lays it out when shown
         width = max(10, self.size.width)
         self._width = width
+        self._laid_out = self._entries
         console = self.app.console
         lines: list[Strip] = []
         cache = self._wrapped
@@ -459,7 +461,8 @@ class LogView(Lines):
 
     def on_resize(self, event: events.Resize) -> None:
         super().on_resize(event)
-        if max(10, event.size.width) != self._width:
+        # shown again after events came in while it was hidden, or at a new width
+        if max(10, event.size.width) != self._width or self._laid_out is not self._entries:
             self._layout()
 
 
@@ -475,6 +478,7 @@ class Pane(Lines):
         super().__init__(id=id)
         self._build: Callable[[int], Text] = lambda width: Text("")
         self._shown: tuple[int, Text] | None = None
+        self._pending = False  # given new text while hidden: lay it out when shown
 
     def update(self, build: Callable[[int], Text], keep: bool = True) -> None:
         self._build = build
@@ -482,7 +486,9 @@ class Pane(Lines):
 
     def _layout(self, keep: bool = True) -> None:
         if not self.size.width:
-            return  # on_resize lays the text out once the width is known
+            self._pending = True  # hidden, or not laid out yet: on_resize lays the text out
+            return
+        self._pending = False
         width = max(10, self.size.width)
         text = self._build(width)
         if self._shown is not None and self._shown[0] == width and self._shown[1] == text:
@@ -504,7 +510,7 @@ class Pane(Lines):
 
     def on_resize(self, event: events.Resize) -> None:
         super().on_resize(event)
-        if self._shown is None or max(10, event.size.width) != self._shown[0]:
+        if self._pending or self._shown is None or max(10, event.size.width) != self._shown[0]:
             self._layout()
 
 

@@ -1,0 +1,31 @@
+"""On a small screen one detail pane shows at a time (v switches): a pane that was hidden while the
+fight went on shows what happened meanwhile when it comes back, not what it showed before."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine import commands as C
+from tests.tui.support import app_on, demo_session, sync
+from tui.widgets import LogView, Pane
+
+
+@sync
+async def test_the_log_and_the_conditions_catch_up_when_shown_again(tmp_path: Path) -> None:
+    s = demo_session("cosmere", start=True)
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("v", "v")  # conditions, then the log
+        await pilot.press("v")  # back to the sheet: log and conditions hidden
+        await pilot.pause()
+        cid = app.screen.selected
+        app.commit(C.Damage(cid, 3))
+        app.commit(C.AddCondition(cid, "Prone"))
+        await pilot.pause()
+        await pilot.press("v")  # the conditions
+        await pilot.pause()
+        assert "Prone" in app.screen.query_one("#conditions", Pane).plain
+        await pilot.press("v")  # the log
+        await pilot.pause()
+        tail = app.screen.query_one(LogView).plain.splitlines()[-2:]
+        assert tail[0].endswith("takes 3 damage, 25 left") and tail[1].endswith("is Prone"), tail
