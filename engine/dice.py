@@ -206,6 +206,7 @@ def roll(
 ) -> tuple[DiceRoll, Rng]:
     """Roll an expression; `given` supplies every die from the table, in order, instead.
 
+    A given 0 on a d10 reads as 10 and on a d100 as 100, as the faces show them ("0", "00").
     With given dice the random source does not move, so a fight played with entered dice and one
     played with seeded dice that happen to fall the same way differ only in the `entered` mark.
     """
@@ -225,6 +226,8 @@ def roll(
             if given is not None:
                 v = given[i]
                 i += 1
+                if v == 0 and t.sides in (10, 100):
+                    v = t.sides  # a d10 shows 0 for 10, percentile dice 00 for 100: read as the table does
                 if not 1 <= v <= t.sides:
                     raise RuleError(f"{v} is not a possible result on a d{t.sides}.")
             else:

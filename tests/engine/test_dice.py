@@ -54,7 +54,8 @@ def test_percentile_dice():
     r, _ = roll("d%", RNG, given=(100,))
     assert r.total == 100
     with pytest.raises(RuleError, match="not a possible result on a d100"):
-        roll("d%", RNG, given=(0,))
+        roll("d%", RNG, given=(101,))
+    assert roll("d%", RNG, given=(0,))[0].total == 100  # "00" as typed from the dice
 
 
 def test_advantage_and_disadvantage_roll_the_d20_twice():
@@ -189,3 +190,12 @@ def test_roll_text_for_the_log():
     assert r.text() == "2d6+3 = [4, 5]+3 = 12 (entered)"
     r, _ = roll("1d8-1d4-1", RNG, given=(6, 2))
     assert r.text() == "1d8-1d4-1 = [6]-[2]-1 = 3 (entered)"
+
+
+def test_a_table_0_on_a_d10_is_10_and_00_on_percentile_dice_is_100():
+    r, _ = roll("1d100", RNG, given=(0,))
+    assert r.total == 100
+    r, _ = roll("2d10", RNG, given=(0, 3))
+    assert r.total == 13
+    with pytest.raises(RuleError, match="0 is not a possible result on a d20"):
+        roll("1d20", RNG, given=(0,))

@@ -141,13 +141,14 @@ def started() -> Fight:
     ("cmd", "words"),
     [
         (W.Attack("c1", "c2", given_attack=(101,)), "Attack roll: 101 is not a possible result on a d100"),
-        (W.Attack("c1", "c2", given_attack=(0,)), "Attack roll: 0 is not a possible result on a d100"),
+        # (a 0 typed in is the dice's "00", 100: see the test below)
+        (W.Attack("c1", "c2", given_attack=(-1,)), "Attack roll: -1 is not a possible result on a d100"),
         (W.Attack("c1", "c2", given_attack=(12, 3)), "Attack roll: '1d100' needs 1 die result, got 2"),
         (W.Attack("c1", "c2", given_damage=(11,)), "Damage die: 11 is not a possible result on a d10"),
         (W.Attack("c1", "c2", defence="parry", given_defence=(-4,)), "Defence roll: -4 is not a possible"),
         (W.Attack("c1", "c2", given_critical=(101,)), "Critical roll: 101"),
         (W.Attack("c1", "c2", given_fumble=(200,)), "Fumble roll: 200"),
-        (W.Attack("c1", "c2", given_willpower=(0,)), "Willpower roll: 0"),
+        (W.Attack("c1", "c2", given_willpower=(-3,)), "Willpower roll: -3"),
         (W.Critical("c2", given=(101,)), "Critical roll: 101"),
     ],
 )
@@ -177,3 +178,10 @@ def test_both_digits_of_an_entered_d100_count():
     # 100 (00) is a double and always misses: a fumble
     _, ev = apply(f, W.Attack("c1", "c2", given_attack=(100,), given_fumble=(1,)))
     assert any(isinstance(e, W.FumbleRolled) for e in ev)
+    # typed as the dice show it, 00 (a 0) is the same 100; a 0 on the damage d10 is a 10
+    _, ev0 = apply(f, W.Attack("c1", "c2", given_attack=(0,), given_fumble=(1,)))
+    assert [describe(e).replace(" (entered)", "") for e in ev0] == [
+        describe(e).replace(" (entered)", "") for e in ev
+    ]
+    _, ev = apply(f, W.Attack("c1", "c2", given_attack=(45,), given_damage=(0,)))
+    assert "die 10" in next(e for e in ev if isinstance(e, E.Damaged)).detail
