@@ -782,7 +782,10 @@ class WarhammerAttackDialog(_AttackBase):
             Tick("Impale", id="impale", compact=True),
             Tick("thrown or missile, used in melee", id="in_melee", compact=True),
         )
-        yield row("Attacks", Choice([(o.label, k) for k, o in OPTIONS.items()], id="option"))
+        # a second attack of the turn keeps the option the first one chose (the rules require it)
+        me = self.fight.find(self.who)
+        option = me.economy.attack_option if me is not None and me.economy.attacks else ""
+        yield row("Attacks", Choice([(o.label, k) for k, o in OPTIONS.items()], option, id="option"))
         yield row("Defender aware", Choice(AWARE, None, id="aware"))
         yield row("Defence", Choice([("none", "")], id="defence"))
         yield row("Defence modifier", field("0", id="defence_modifier", number=True))

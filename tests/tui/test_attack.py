@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine import commands as C
+from engine.rules import warhammer_combat as W
 from tests.tui.support import app_on, cid, demo_session, dialog_error, main_screen, of, select, sync
 from tui.attack import (
     CosmereAttackDialog,
@@ -326,6 +327,22 @@ async def test_warhammer_parried_hit(tmp_path: Path) -> None:
         assert t.economy != before.get(troll).economy  # the reaction is spent
         await pilot.press("ctrl+z")
         assert s.state == before
+
+
+@sync
+async def test_warhammer_second_attack_of_a_turn_keeps_its_dual_wielding(tmp_path: Path) -> None:
+    s = demo_session("warhammer", start=True)
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wh_turn(pilot, s, "Thesalva")
+        thesalva = cid(s, "Thesalva")
+        s.apply(W.Attack(thesalva, cid(s, "Goblin 1"), option="dual", given_attack=(99,)))
+        app.refresh_fight()
+        await pilot.pause()
+        await pilot.press("w")
+        assert isinstance(app.screen, WarhammerAttackDialog)
+        assert app.screen.query_one("#option").value == "dual"
+        assert "off hand -40" in odds_text(app)  # the real odds of the off-hand attack
 
 
 @sync
