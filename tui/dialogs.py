@@ -197,7 +197,10 @@ def row(label: str, *widgets: Widget, id: str | None = None) -> Horizontal:
 
 
 def field(value: str = "", placeholder: str = "", *, id: str, number: bool = False) -> Input:
-    return Input(value, placeholder=placeholder, id=id, compact=True, type="integer" if number else "text")
+    # a number field takes any text and is checked on apply (parse_int): a typo like "1O" is refused
+    # with a message, where an integer-only field would silently drop the letter and keep "1"
+    del number
+    return Input(value, placeholder=placeholder, id=id, compact=True)
 
 
 class Dialog(ModalScreen[None]):

@@ -29,3 +29,21 @@ async def test_the_log_and_the_conditions_catch_up_when_shown_again(tmp_path: Pa
         await pilot.pause()
         tail = app.screen.query_one(LogView).plain.splitlines()[-2:]
         assert tail[0].endswith("takes 3 damage, 25 left") and tail[1].endswith("is Prone"), tail
+
+
+@sync
+async def test_a_typo_in_a_number_field_is_refused_not_silently_dropped(tmp_path: Path) -> None:
+    from tests.tui.support import dialog_error
+
+    s = demo_session("d20")
+    before = len(s.state.combatants)
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("a")
+        await pilot.pause()
+        app.screen.query_one("#name").value = "Wolf"
+        app.screen.query_one("#stat-hp").value = "1O"  # a letter O for a zero
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "give a whole number, not '1O'" in dialog_error(pilot)
+        assert len(s.state.combatants) == before
