@@ -67,6 +67,8 @@ def amount_or_dice(text: str, what: str) -> tuple[int | None, str]:
         raise FormError(f"How much {what}? Give a number or dice like 2d6+3.")
     if s.isdigit():
         return int(s), ""
+    if s.startswith("-"):
+        raise FormError(f"Give the {what} as a positive number or dice, not '{clean(s)}'.")
     return None, s
 
 
@@ -313,6 +315,15 @@ class Dialog(ModalScreen[None]):
         err = self.query_one("#error", Static)
         err.update(literal(message))
         err.add_class("-shown")
+
+    @on(Input.Changed)
+    @on(Choice.Changed)
+    @on(Checkbox.Changed)
+    def _clear_error(self) -> None:
+        # a refusal is about what was applied: once the GM changes a field it no longer applies
+        err = self.query("#error")
+        if err and err.first().has_class("-shown"):
+            err.first().remove_class("-shown")
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:

@@ -42,7 +42,14 @@ class HelpScreen(ModalScreen[None]):
         keymap = getattr(app, "_keymap", {})
         t = Text()
         t.append("Keys\n", style="bold underline")
+        from tui.main import RULESET_ONLY
+
+        session = getattr(app, "session", None)
+        rid = session.state.ruleset if session is not None else ""
         for a in ACTIONS:
+            only = RULESET_ONLY.get(a.action)
+            if rid and only is not None and rid not in only:
+                continue  # another ruleset's action: not in this fight's footer or palette either
             keys = keymap.get(a.id, a.keys)
             shown = _key_names(keys) if keys else "palette"
             t.append(f"  {shown:<14}", style="bold")

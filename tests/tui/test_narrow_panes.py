@@ -47,3 +47,44 @@ async def test_a_typo_in_a_number_field_is_refused_not_silently_dropped(tmp_path
         await pilot.pause()
         assert "give a whole number, not '1O'" in dialog_error(pilot)
         assert len(s.state.combatants) == before
+
+
+@sync
+async def test_a_negative_damage_is_refused_in_the_dialog(tmp_path: Path) -> None:
+    from tests.tui.support import dialog_error
+
+    s = demo_session("d20", start=True)
+    before = s.state
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("d")
+        await pilot.pause()
+        app.screen.query_one("#amount").value = "-5"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "positive number or dice, not '-5'" in dialog_error(pilot)
+        assert s.state is before
+
+
+@sync
+async def test_help_lists_only_this_rulesets_actions_and_errors_clear_on_change(tmp_path: Path) -> None:
+    from tests.tui.support import dialog_error
+    from tui.help import HelpScreen
+
+    s = demo_session("d20", start=True)
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        text = app.screen._text().plain
+        assert "Attack" in text and "Spend Fortune for a slot" not in text and "Choose fast or slow" not in text
+        await pilot.press("escape", "d")
+        await pilot.pause()
+        app.screen.query_one("#amount").value = "-5"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert dialog_error(pilot)
+        app.screen.query_one("#amount").value = "5"
+        await pilot.pause()
+        assert not app.screen.query_one("#error").has_class("-shown")
