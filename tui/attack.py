@@ -480,6 +480,12 @@ class D20AttackDialog(_AttackBase):
         t.append(f"   {dice} {p.bonus:+d} vs AC {p.ac}", style="dim")
         if isinstance(cmd, D20Attack) and cmd.ability:
             t.append(f" ({self._worked_out(cmd)})", style="dim")
+        else:
+            from engine.rules.d20_combat import exhaustion
+
+            tired = exhaustion(self.fight.get(cmd.who))
+            if tired:
+                t.append(f" (Exhaustion -{tired})", style="dim")
         t.append_text(self.sources_text(p.advantages, p.disadvantages))
         return t
 
@@ -494,6 +500,10 @@ class D20AttackDialog(_AttackBase):
             parts.append(f"proficiency {c.stat('prof', 2):+d}")
         if cmd.bonus:
             parts.append(f"{cmd.bonus:+d}")
+        from engine.rules.d20_combat import exhaustion
+
+        if exhaustion(c):
+            parts.append(f"Exhaustion -{exhaustion(c)}")
         text = ", ".join(parts)
         if cmd.damage and cmd.use != "power":
             add = min(m, 0) if cmd.use == "offhand" else m

@@ -325,12 +325,15 @@ class AttackRolled(E.Event, tag="d20_attack"):
     advantages: tuple[str, ...] = ()
     disadvantages: tuple[str, ...] = ()
     override: bool = False
+    exhaustion: int = 0  # the attacker's Exhaustion level, taken off the roll
 
     def text(self) -> str:
         how = f" with {self.label}" if self.label else ""
         kind = {"opportunity": " (opportunity attack)", "offhand": " (off hand)", "readied": " (readied)"}
         cover = f", {self.cover} cover" if self.cover else ""
         why = _sources_text(self.advantages, self.disadvantages, self.mode, self.override)
+        if self.exhaustion:
+            why = f"Exhaustion -{self.exhaustion}" + (f"; {why}" if why else "")
         nat = {20: " (natural 20)", 1: " (natural 1)"}.get(self.natural, "")
         out = "critical hit" if self.outcome == "critical" else self.outcome
         return (
@@ -589,6 +592,7 @@ def _attack_roll(
             p.adv,
             p.dis,
             p.override,
+            exhaustion(a),
         )
     )
     a = f.get(a.id)

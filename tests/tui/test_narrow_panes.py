@@ -88,3 +88,23 @@ async def test_help_lists_only_this_rulesets_actions_and_errors_clear_on_change(
         app.screen.query_one("#amount").value = "5"
         await pilot.pause()
         assert not app.screen.query_one("#error").has_class("-shown")
+
+
+@sync
+async def test_the_attack_odds_and_log_say_what_exhaustion_takes_off(tmp_path: Path) -> None:
+    from tests.tui.support import cid
+
+    s = demo_session("d20", start=True)
+    s.apply(C.AddCondition(s.state.current, "Exhaustion", level=2))
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("w")
+        await pilot.pause()
+        assert "Exhaustion -2" in str(app.screen.query_one("#odds").render())
+        app.screen.query_one("#target").value = cid(s, "Bandit 1")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        from engine import describe
+
+        node = s.history.nodes[s.history.cursor]
+        assert any("Exhaustion -2" in describe(e) for e in node.events), [describe(e) for e in node.events]
