@@ -37,6 +37,8 @@ CONDITIONS = {
     "the end of round 1 (of the round it came in, if given later) or when it is first attacked.",
     "Fighting on": "At 0 Wounds but still fighting (passed the champion's Willpower test).",
     "Collapsed": "Helpless and at the mercy of its enemies: loses its turns and cannot defend.",
+    "Stopped fighting": "A champion at 0 Wounds that failed its Willpower test: bruised, battered and "
+    "unwilling or unable to keep fighting (not necessarily dying).",
     "Seriously injured": "Sudden death 31-40: fights at -20 (attack, parry and dodge tests); a Cool "
     "test or it flees at once.",
     "Critically wounded": "Sudden death 41-65: prone and stunned indefinitely; loses its turns.",
@@ -341,11 +343,12 @@ class Warhammer(Ruleset):
     def damage_taken(self, f: Fight, c: Combatant, amount: int, cmd: C.Damage, ev: Events) -> Fight:
         """Damage typed in by hand (not through an attack): remind the GM of the zero-Wounds rules."""
         fell = any(isinstance(e, E.Dropped) and e.who == c.id for e in ev)
-        if fell and c.has("Fighting on"):
-            # an earlier Willpower test does not carry over to a new fall to 0 Wounds
-            f = put(f, remove_condition(c, "Fighting on"))
-            ev.append(E.ConditionEnded(c.id, c.name, "Fighting on", "at 0 Wounds again: a new Willpower test"))
-            c = f.get(c.id)
+        for earlier in ("Fighting on", "Stopped fighting"):
+            if fell and c.has(earlier):
+                # an earlier Willpower test does not carry over to a new fall to 0 Wounds
+                f = put(f, remove_condition(c, earlier))
+                ev.append(E.ConditionEnded(c.id, c.name, earlier, "at 0 Wounds again: a new Willpower test"))
+                c = f.get(c.id)
         if amount > 0 and c.down:
             ev.append(
                 E.Info(

@@ -153,6 +153,10 @@ def zero_wounds_state(c: Combatant) -> str:
     if resolute(c):
         return "is at 0 Wounds and fights on (Resolve)"
     if tier(c) == "champion":
+        if c.has("Fighting on"):
+            return "is at 0 Wounds and fights on (passed its Willpower test)"
+        if c.has("Stopped fighting"):
+            return "is at 0 Wounds and has stopped fighting (failed its Willpower test)"
         return "is at 0 Wounds: a Willpower test decides whether it keeps fighting"
     return "is at 0 Wounds and collapses, helpless"
 
@@ -912,10 +916,13 @@ def _willpower(f: Fight, cid: str, modifier: int, given: Given, ev: list[Event])
     ev.append(WillpowerTested(c.id, c.name, r, need, ok, mods))
     if ok:
         f = _add_condition(f, c.id, "Fighting on", f"Willpower roll {r.total} vs {need}", ev)
-    elif c.has("Fighting on"):
-        # a new test replaces the result of an earlier one (from an earlier time at 0 Wounds)
-        f = put(f, replace(c, conditions=tuple(x for x in c.conditions if x.name != "Fighting on")))
-        ev.append(E.ConditionEnded(c.id, c.name, "Fighting on", "failed the Willpower test"))
+    else:
+        if c.has("Fighting on"):
+            # a new test replaces the result of an earlier one (from an earlier time at 0 Wounds)
+            f = put(f, replace(c, conditions=tuple(x for x in c.conditions if x.name != "Fighting on")))
+            ev.append(E.ConditionEnded(c.id, c.name, "Fighting on", "failed the Willpower test"))
+        # the failure is kept where the GM sees it (tracker, sheet, a reopened file): out of the fight
+        f = _add_condition(f, c.id, "Stopped fighting", f"Willpower roll {r.total} vs {need}", ev)
     return f, ok
 
 

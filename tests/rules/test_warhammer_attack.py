@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from engine import RuleError, apply, describe, new_fight
+from engine import RuleError, apply, describe, get_ruleset, new_fight
 from engine import commands as C
 from engine import events as E
 from engine.history import History
@@ -431,7 +431,10 @@ def test_rule4_a_champion_tests_willpower_plus_0_to_keep_fighting():
     f2, ev = apply(f2, C.NextTurn())
     assert f2.current == "c2"  # fights on at 0 Wounds
     f3, ev, log = hit(f, Attack("c1", "c2", given_attack=(21,), given_damage=(3,), given_willpower=(41,)))
-    assert "stops fighting" in log[-1]
+    assert "stops fighting" in log[-2]
+    # the failure stays on the sheet: marked, and named in its zero-Wounds line
+    assert log[-1] == "Troll is Stopped fighting" and f3.get("c2").has("Stopped fighting")
+    assert "has stopped fighting" in get_ruleset("warhammer").dropped_state(f3, f3.get("c2"))
     f3, ev = apply(f3, C.NextTurn())
     assert f3.current == "c3"
     # the test can also be made on its own (after damage typed in by hand)
