@@ -915,6 +915,9 @@ def _willpower(f: Fight, cid: str, modifier: int, given: Given, ev: list[Event])
     ok = r.total <= need
     ev.append(WillpowerTested(c.id, c.name, r, need, ok, mods))
     if ok:
+        if c.has("Stopped fighting"):
+            f = put(f, replace(c, conditions=tuple(x for x in c.conditions if x.name != "Stopped fighting")))
+            ev.append(E.ConditionEnded(c.id, c.name, "Stopped fighting", "passed a new Willpower test"))
         f = _add_condition(f, c.id, "Fighting on", f"Willpower roll {r.total} vs {need}", ev)
     else:
         if c.has("Fighting on"):

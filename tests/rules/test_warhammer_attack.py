@@ -435,6 +435,8 @@ def test_rule4_a_champion_tests_willpower_plus_0_to_keep_fighting():
     # the failure stays on the sheet: marked, and named in its zero-Wounds line
     assert log[-1] == "Troll is Stopped fighting" and f3.get("c2").has("Stopped fighting")
     assert "has stopped fighting" in get_ruleset("warhammer").dropped_state(f3, f3.get("c2"))
+    g, _ = apply(f3, W.KeepFighting("c2", given=(12,)))  # the GM asks again: a pass replaces the failure
+    assert g.get("c2").has("Fighting on") and not g.get("c2").has("Stopped fighting")
     f3, ev = apply(f3, C.NextTurn())
     assert f3.current == "c3"
     # the test can also be made on its own (after damage typed in by hand)
