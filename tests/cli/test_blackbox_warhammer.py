@@ -683,8 +683,9 @@ def test_a_champion_at_zero_wounds_tests_willpower_to_keep_fighting(s: Script) -
     assert lines[-3:-1] == ["Foe loses the turn: collapsed at 0 Wounds", "Round 2"]
     # the GM may ask again
     lines = s.log(cmds + [{"cmd": "wh_willpower", "who": "c2", "given": [12]}, NEXT], since=4)
-    assert lines[:2] == [
+    assert lines[:3] == [
         "Foe tests Willpower to keep fighting: WP 40; 1d100 = [12] = 12 (entered): keeps on fighting",
+        "Foe is no longer Stopped fighting (passed a new Willpower test)",
         "Foe is Fighting on",
     ]
     assert lines[-1] == "Foe's turn"
