@@ -566,13 +566,21 @@ class CosmereAttackDialog(_AttackBase):
                 ch.value = keep
             ch.refresh()
 
+    @on(Choice.Changed, "#attacker")
+    def _not_self(self, event: Choice.Changed) -> None:
+        # another attacker: it is not its own target (the box ticked for the first one's foe may be it)
+        box = self.query(f"#t-{event.choice.value}")
+        if box:
+            box.first(Tick).value = False
+
     def fields(self) -> ComposeResult:
         from engine.rules.cosmere_combat import DEFENSES
 
         yield self.attacker_row()
+        first = self.default_target()  # the one picked in the tracker, else the first standing foe
         for c in self.fight.combatants:
             yield Horizontal(
-                Tick(literal(c.name), c.id == self.preset, id=f"t-{c.id}", compact=True),
+                Tick(literal(c.name), c.id == first, id=f"t-{c.id}", compact=True),
                 Tick("cannot sense it", id=f"u-{c.id}", compact=True),
                 classes="row",
             )

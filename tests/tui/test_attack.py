@@ -100,8 +100,14 @@ async def test_cosmere_attack_starts_on_the_first_standing_foes_box(tmp_path: Pa
         assert isinstance(app.screen, CosmereAttackDialog)
         foe = next(c for c in s.state.combatants if c.side != "party")
         assert app.screen.focused is app.screen.query_one(f"#t-{foe.id}")
+        assert app.screen.checked(f"t-{foe.id}")  # ticked: enter attacks it
         await pilot.press("space")
-        assert app.screen.checked(f"t-{foe.id}")
+        assert not app.screen.checked(f"t-{foe.id}")
+        # switching the attacker to that foe unticks it: no one is its own target
+        await pilot.press("space")
+        app.screen.query_one("#attacker").value = foe.id
+        await pilot.pause()
+        assert not app.screen.checked(f"t-{foe.id}")
 
 
 @sync
