@@ -478,7 +478,10 @@ class ConditionDialog(Dialog):
         yield row("Rounds", field("1", id="rounds", number=True), id="row-rounds")
         yield row("Seconds", field("6", id="seconds", number=True), id="row-seconds")
         yield row("Level", field("1", id="level", number=True))
-        yield row("Damage each turn", field(placeholder="dice, e.g. 1d4 (optional)", id="dice"))
+        per_turn = row("Damage each turn", field(placeholder="dice, e.g. 1d4 (optional)", id="dice"))
+        # only d20's conditions deal damage at the start of a turn (Bleeding, Burning)
+        per_turn.display = self.rules.id == "d20"
+        yield per_turn
         yield row("Note", field(placeholder="(optional)", id="note"))
 
     def on_mount(self) -> None:

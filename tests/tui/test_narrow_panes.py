@@ -108,3 +108,15 @@ async def test_the_attack_odds_and_log_say_what_exhaustion_takes_off(tmp_path: P
 
         node = s.history.nodes[s.history.cursor]
         assert any("Exhaustion -2" in describe(e) for e in node.events), [describe(e) for e in node.events]
+
+
+@sync
+async def test_damage_each_turn_is_offered_only_where_conditions_deal_it(tmp_path: Path) -> None:
+    for rules, shown in (("d20", True), ("ninephase", False), ("warhammer", False)):
+        s = demo_session(rules, start=True)
+        app = app_on(s, tmp_path / rules)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("c")
+            await pilot.pause()
+            row = app.screen.query_one("#dice").parent
+            assert row is not None and row.display is shown, rules
