@@ -190,6 +190,11 @@ class Tick(Checkbox, inherit_bindings=False):
 
     BINDINGS = [Binding("space", "toggle_button", "Toggle", show=False, id="tick")]
 
+    @property  # type: ignore[override]
+    def BUTTON_INNER(self) -> str:  # noqa: N802 (Textual's name)
+        # X only when ticked: a box that is off must not look like one that is on without colour
+        return "X" if self.value else " "
+
 
 # --- the base dialog ---------------------------------------------------------------------------
 

@@ -120,3 +120,20 @@ async def test_damage_each_turn_is_offered_only_where_conditions_deal_it(tmp_pat
             await pilot.pause()
             row = app.screen.query_one("#dice").parent
             assert row is not None and row.display is shown, rules
+
+
+@sync
+async def test_a_box_shows_an_x_only_when_ticked(tmp_path: Path) -> None:
+    from tui.dialogs import Tick
+
+    s = demo_session("cosmere")
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        box = app.screen.query(Tick).first()
+        assert str(box.render()).startswith("▐ ▌")
+        box.focus()
+        await pilot.press("space")
+        await pilot.pause()
+        assert box.value and str(box.render()).startswith("▐X▌")
