@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -123,6 +124,7 @@ class FracasApp(App[None]):
     def on_mount(self) -> None:
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         self.set_keymap(self.settings.keys)
+        self._watch_terminal()
         # pushed over the default screen, so that it can later be switched for another fight
         self.push_screen(self._first_screen())
         self.set_timer(0.5, self._settle)  # after the first screen is painted
@@ -130,6 +132,47 @@ class FracasApp(App[None]):
             self.notify(clean(problem), title="Settings", severity="warning", timeout=10, markup=False)
         if self.session is not None:
             self._show_notices(self.session)
+
+    def _watch_terminal(self) -> None:
+        """Close when the terminal goes away (its window closed, the ssh link dropped). Textual's input
+        thread then reads end-of-file forever: the app would live on, holding the fight's lock and a
+        whole core. Everything is already on disk, so closing loses nothing."""
+        if self.is_headless:
+            return
+        import sys
+
+        stdin = sys.__stdin__
+        try:
+            fd = stdin.fileno() if stdin is not None else -1
+            if fd < 0 or not os.isatty(fd):
+                return
+        except (OSError, ValueError):
+            return
+        try:
+            import asyncio
+            import signal
+
+            asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self._terminal_gone)
+        except (NotImplementedError, RuntimeError, ValueError, AttributeError):
+            pass  # no signals here (Windows): the check below still finds a hung-up terminal
+
+        try:
+            import termios
+        except ImportError:
+            return  # not a POSIX terminal
+
+        def check() -> None:
+            try:
+                termios.tcgetattr(fd)
+            except (termios.error, OSError, ValueError):
+                self._terminal_gone()
+
+        self.set_interval(2.0, check, name="terminal watch")
+
+    def _terminal_gone(self) -> None:
+        log.warning("the terminal went away: closing")
+        self.close_owned()
+        self.exit()
 
     def _settle(self) -> None:
         """Keep the garbage collector's full passes away from key presses.
