@@ -130,7 +130,12 @@ def economy_text(f: Fight, rs: Ruleset, c: Combatant, st: Styles = PLAIN) -> Tex
             t.append(f"{e.actions} of {total} left   ")
         elif e.done:
             t.append("Turn taken this round   ", style=st["dim"])
-        _yes(t, "Reaction", e.reactions > 0, st)
+        if e.reactions <= 0 and c.has("Surprised"):
+            # never had one: a Surprised combatant gets its first reaction when its first turn begins
+            t.append("Reaction ", style=st["header"])
+            t.append("none yet (Surprised)   ", style=st["dim"])
+        else:
+            _yes(t, "Reaction", e.reactions > 0, st)
     elif rid == "ninephase":
         t.append("Actions ", style=st["header"])
         t.append(f"{e.actions} of 3 left this round   ")

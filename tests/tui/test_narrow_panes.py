@@ -137,3 +137,15 @@ async def test_a_box_shows_an_x_only_when_ticked(tmp_path: Path) -> None:
         await pilot.press("space")
         await pilot.pause()
         assert box.value and str(box.render()).startswith("▐X▌")
+
+
+def test_a_surprised_cosmere_combatant_has_no_reaction_yet_not_a_used_one() -> None:
+    from engine import apply, get_ruleset
+    from saves.demo import demo_history
+    from tui.panes import economy_text
+
+    f = demo_history("cosmere", 2).state
+    w1 = next(c.id for c in f.combatants if c.name == "Parshendi Warrior 1")
+    f, _ = apply(f, C.StartFight(surprised=(w1,)))
+    text = economy_text(f, get_ruleset("cosmere"), f.get(w1)).plain
+    assert "Reaction none yet (Surprised)" in text and "Reaction used" not in text
