@@ -988,10 +988,11 @@ class UseDialog(Dialog):
             from engine.rules.d20_combat import movement_left
 
             yield row("What", Choice(d20_uses(self.target), id="what"))
-            yield row("Name", field(placeholder=NAME_HINTS[rid], id="name"), id="row-name")
             left = movement_left(self.target)
             hint = f"feet moved; empty = all of it ({left} ft left)"
+            # the distance first: for a move it is what the GM types next (tab from What)
             yield row("Distance (ft)", field(placeholder=hint, id="distance", number=True), id="row-distance")
+            yield row("Name", field(placeholder=NAME_HINTS[rid], id="name"), id="row-name")
             yield row("Helping", Choice(self._allies(), id="target"), id="row-target")
             return
         yield row("What", Choice(USES.get(rid, [("Action", "action")]), id="what"))

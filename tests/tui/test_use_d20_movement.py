@@ -60,7 +60,7 @@ async def test_a_move_takes_a_distance_then_the_rest(tmp_path: Path) -> None:
         await pilot.press("right", "right")
         assert not screen.query_one("#row-distance").has_class("hidden")
         assert f"({speed} ft left)" in str(screen.query_one("#distance").placeholder)
-        await pilot.press("tab", "tab")
+        await pilot.press("tab")  # the distance comes right after What
         assert screen.focused is not None and screen.focused.id == "distance"
         await type_text(pilot, "10")
         await pilot.press("enter")
