@@ -70,7 +70,7 @@ async def test_a_move_takes_a_distance_then_the_rest(tmp_path: Path) -> None:
         assert f"Move {speed - 10} of {speed} ft" in (await pane_text(pilot, "sheet"))
         # more than is left is refused in the dialog, and nothing moves
         await _use(pilot, who, "move")
-        await pilot.press("tab", "tab")
+        await pilot.press("tab")
         await type_text(pilot, str(speed))
         await pilot.press("enter")
         assert f"only {speed - 10} ft of movement left, not {speed}" in dialog_error(pilot)
