@@ -8,15 +8,13 @@ gets its rule wrong: the log lines, the summary or the refusal are compared exac
 
 from __future__ import annotations
 
-import json
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tui.cli import main
+from tests.cli.script_support import ScriptRun, refused, run_script
 
 Cmd = dict[str, Any]
 Cap = pytest.CaptureFixture[str]
@@ -83,21 +81,7 @@ PAR = add("Parshendi", hp=30, speed=25, phy=14, cog=10, spi=18)  # c2
 # --- running a script ---------------------------------------------------------------------------
 
 
-@dataclass
-class Run:
-    code: int
-    err: str
-    log: list[tuple[int, str]]  # (script line, text)
-    summary: dict[str, Any]
-
-    def texts(self) -> list[str]:
-        return [t for _, t in self.log]
-
-    def at(self, line: int) -> list[str]:
-        return [t for n, t in self.log if n == line]
-
-    def has(self, needle: str) -> bool:
-        return any(needle in t for t in self.texts())
+class Run(ScriptRun):
 
     def turns(self) -> list[str]:
         """Each turn started, as "Name fast" / "Name slow", in order."""
@@ -118,41 +102,14 @@ class Run:
         return str(self.summary["combatants"][cid]["focus"])
 
 
-LOG_LINE = re.compile(r"^\s*(\d+)  (.*)$")
-
-
-def run(tmp_path: Path, capsys: Cap, cmds: list[Cmd], seed: int = 1) -> Run:
-    path = tmp_path / "case.jsonl"
-    path.write_text("".join(json.dumps(c) + "\n" for c in cmds))
-    code = main(["script", str(path), "--rules", "cosmere", "--seed", str(seed), "--log"])
-    out = capsys.readouterr()
-    log: list[tuple[int, str]] = []
-    summary: dict[str, Any] = {}
-    if code == 0:
-        head, brace, rest = out.out.partition("\n{")
-        for line in head.splitlines():
-            m = LOG_LINE.match(line)
-            assert m, line
-            log.append((int(m.group(1)), m.group(2).strip()))
-        summary = json.loads(brace.strip() + rest)
-    else:
-        # a refusal: exit 1 and exactly one line naming the script line, never a traceback
-        assert code == 1, out.err
-        assert out.err.count("\n") == 1, out.err
-        assert "Traceback" not in out.err
-    return Run(code, out.err, log, summary)
+def run(tmp_path: Path, capsys: pytest.CaptureFixture[str], cmds: list[Cmd], seed: int = 1) -> Run:
+    return run_script(tmp_path, capsys, cmds, "cosmere", seed, Run)
 
 
 def ok(r: Run) -> Run:
     assert r.code == 0, r.err
     return r
 
-
-def refused(r: Run, line: int, *needles: str) -> None:
-    assert r.code == 1, r.log
-    assert f"line {line}: " in r.err, r.err
-    for n in needles:
-        assert n in r.err, (n, r.err)
 
 
 def on_turn(*extra: Cmd, who: str = "c1", s: str = "fast") -> list[Cmd]:

@@ -9,13 +9,12 @@ test fails if the engine gets its rule wrong.
 from __future__ import annotations
 
 import json
-import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.cli.script_support import ScriptRun, refused, run_script
 from tui.cli import main
 
 Cmd = dict[str, Any]
@@ -77,21 +76,7 @@ def condition(who: str, name: str, duration: dict[str, Any]) -> Cmd:
 # --- running a script ---------------------------------------------------------------------------
 
 
-@dataclass
-class Run:
-    code: int
-    err: str
-    log: list[tuple[int, str]]  # (script line, text)
-    summary: dict[str, Any]
-
-    def texts(self) -> list[str]:
-        return [t for _, t in self.log]
-
-    def at(self, line: int) -> list[str]:
-        return [t for n, t in self.log if n == line]
-
-    def has(self, needle: str) -> bool:
-        return any(needle in t for t in self.texts())
+class Run(ScriptRun):
 
     def eco(self, cid: str) -> str:
         return str(self.summary["combatants"][cid]["economy"])
@@ -100,29 +85,8 @@ class Run:
         return str(self.summary["combatants"][cid][key])
 
 
-LOG_LINE = re.compile(r"^\s*(\d+)  (.*)$")
-
-
 def run(tmp_path: Path, capsys: pytest.CaptureFixture[str], cmds: list[Cmd], seed: int = 1) -> Run:
-    path = tmp_path / "case.jsonl"
-    path.write_text("".join(json.dumps(c) + "\n" for c in cmds))
-    code = main(["script", str(path), "--rules", "ninephase", "--seed", str(seed), "--log"])
-    out = capsys.readouterr()
-    log: list[tuple[int, str]] = []
-    summary: dict[str, Any] = {}
-    if code == 0:
-        head, brace, rest = out.out.partition("\n{")
-        for line in head.splitlines():
-            m = LOG_LINE.match(line)
-            assert m, line
-            log.append((int(m.group(1)), m.group(2)))
-        summary = json.loads(brace.strip() + rest)
-    else:
-        # a refusal: exit 1 and exactly one line, naming the script line, never a traceback
-        assert code == 1, out.err
-        assert out.err.count("\n") == 1, out.err
-        assert "Traceback" not in out.err
-    return Run(code, out.err, log, summary)
+    return run_script(tmp_path, capsys, cmds, "ninephase", seed, Run)
 
 
 def state(tmp_path: Path, capsys: pytest.CaptureFixture[str], cmds: list[Cmd]) -> dict[str, Any]:
@@ -135,12 +99,6 @@ def state(tmp_path: Path, capsys: pytest.CaptureFixture[str], cmds: list[Cmd]) -
     result: dict[str, Any] = json.loads(out.out)
     return result
 
-
-def refused(r: Run, line: int, *needles: str) -> None:
-    assert r.code == 1, r.log
-    assert f"line {line}: " in r.err, r.err
-    for n in needles:
-        assert n in r.err, (n, r.err)
 
 
 def ok(r: Run) -> None:
