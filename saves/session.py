@@ -8,6 +8,7 @@ everything in memory (tests, throwaway fights); `create` and `open` work on a sa
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import os
 from pathlib import Path
 from types import TracebackType
@@ -40,6 +41,10 @@ class Session:
         self._since = 0  # steps since the last full state
         self._window = b""  # the compression window: raw bytes of the last records
         self._wsize = fmt.WINDOW
+        self._pending: list[str] = []  # notices from checks made by apply/undo/redo (pop_notices)
+        # set when the file was lost (replaced, removed, grown) and no copy could be written: the
+        # fight lives in memory only and every change is refused until a copy is on disk
+        self._lost = ""
 
     # --- starting -----------------------------------------------------------------------------
     @classmethod
@@ -194,6 +199,18 @@ class Session:
             raise SaveError(path, "this is the file the fight is already saved in")
         if path.exists() or path.is_symlink():
             raise SaveError(path, "a file with this name already exists; not overwriting it")
+        copy = self._copy(path)
+        try:
+            fd = journal.atomic_write(path, copy[0], overwrite=False, keep_locked=True)
+        except FileExistsError:
+            raise SaveError(path, "a file with this name already exists; not overwriting it") from None
+        except OSError as exc:
+            raise SaveError(path, f"cannot write the file: {exc.strerror or exc}") from None
+        assert fd is not None
+        self._adopt(path, fd, copy)
+
+    def _copy(self, path: Path) -> tuple[list[bytes], int, bytes, fmt.Header]:
+        """The whole history as a file's chunks, verified by reading them back (nothing written)."""
         created = self.header.created if self.header is not None else None
         chunks, since, window = journal.history_records(self.history, created=created)
         check = journal.parse(path, b"".join(chunks))
@@ -203,17 +220,126 @@ class Session:
             or check.history.state != self.history.state
         ):
             raise SaveError(path, "the copy did not read back the same (nothing was written)")
-        try:
-            fd = journal.atomic_write(path, chunks, overwrite=False, keep_locked=True)
-        except FileExistsError:
-            raise SaveError(path, "a file with this name already exists; not overwriting it") from None
-        except OSError as exc:
-            raise SaveError(path, f"cannot write the file: {exc.strerror or exc}") from None
-        assert fd is not None
+        return chunks, since, window, check.header
+
+    def _adopt(self, path: Path, fd: int, copy: tuple[list[bytes], int, bytes, fmt.Header]) -> None:
+        """Carry on in the new file `fd` (written from `copy`), releasing the old one."""
+        chunks, since, window, header = copy
         self.close()
-        self.path, self.readonly, self.header = path, False, check.header
+        self.path, self.readonly, self.header, self._lost = path, False, header, ""
         self._fd, self._end, self._codec, self._since = fd, sum(len(x) for x in chunks), fmt.codec(), since
-        self._window, self._wsize = window, check.header.window
+        self._window, self._wsize = window, header.window
+
+    # --- the file under the fight -------------------------------------------------------------
+    def check_file(self) -> str:
+        """"" while the file on disk is still the one this session writes; otherwise the fight is
+        moved to a new file (or kept in memory if none can be written) and a one-line notice says
+        so. Cheap: one stat and one fstat. Said once: later calls return "" again."""
+        if self.readonly or self.path is None or self._fd is None or self._lost:
+            return ""
+        why = self._file_problem()
+        return self._rescue(why) if why else ""
+
+    def pop_notices(self) -> list[str]:
+        """Notices from the checks `apply`, `undo` and `redo` made since the last call."""
+        out, self._pending = self._pending, []
+        return out
+
+    def _file_problem(self) -> str:
+        assert self._fd is not None and self.path is not None
+        try:
+            own = os.fstat(self._fd)
+        except OSError as exc:
+            return f"can no longer be read ({exc.strerror or exc})"
+        try:
+            disk = os.stat(self.path)
+        except FileNotFoundError:
+            return "was removed by another program"
+        except OSError as exc:
+            return f"can no longer be found ({exc.strerror or exc})"
+        if (disk.st_dev, disk.st_ino) != (own.st_dev, own.st_ino):
+            return "was replaced by another program"
+        if own.st_nlink == 0:
+            return "was removed by another program"
+        if own.st_size > self._end:
+            # never write after (or over) bytes this fight did not write
+            return f"grew under this fight (another program added {own.st_size - self._end} bytes to it)"
+        if own.st_size < self._end:
+            return f"was cut short by another program ({self._end - own.st_size} bytes are gone)"
+        return ""
+
+    def _rescue(self, why: str) -> str:
+        """Write the whole fight to a free name next to the file (else in the data folder) and carry
+        on there; if that fails too, keep the fight in memory and refuse changes."""
+        assert self.path is not None
+        name = self.path.name
+        count = len(self.history.nodes) - 1
+        what = f"the fight (all {count} command{'s' if count != 1 else ''})"
+        try:
+            new = self._write_recovery(self.path)
+        except (SaveError, OSError) as exc:
+            self.close()
+            self._lost = why
+            problem = exc.problem if isinstance(exc, SaveError) else (exc.strerror or str(exc))
+            return (
+                f"{name} {why}; no copy could be written ({problem}): {what} is kept in memory only, "
+                "and changes are refused until it can be saved"
+            )
+        return f"{name} {why}; {what} goes on in {new.name}"
+
+    def _write_recovery(self, old: Path) -> Path:
+        stem = old.name[: -len(fmt.EXTENSION)] if old.name.endswith(fmt.EXTENSION) else old.name
+        stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+        names = [f"{stem}-recovered-{stamp}{'-' + str(i) if i else ''}{fmt.EXTENSION}" for i in range(100)]
+        copy = self._copy(old)
+        problem: OSError | SaveError | None = None
+        folders = [old.parent]
+        try:
+            from saves.store import default_dir  # store imports this module
+
+            data = default_dir()
+            if data.resolve() != old.parent.resolve():
+                folders.append(data)
+        except (SaveError, OSError) as exc:
+            problem = exc
+        for folder in folders:
+            for name in names:
+                target = folder / name
+                if target.exists() or target.is_symlink():
+                    continue
+                try:
+                    fd = journal.atomic_write(target, copy[0], overwrite=False, keep_locked=True)
+                except FileExistsError:
+                    continue
+                except OSError as exc:
+                    problem = exc  # a folder gone or not writable: try the next one
+                    break
+                assert fd is not None
+                self._adopt(target, fd, copy)
+                return target
+        if problem is not None:
+            raise problem
+        raise SaveError(old, "no free name for a copy")
+
+    def _guard(self) -> None:
+        """Before a write: the file must still be ours (else the fight moves to a copy first), and
+        a fight kept in memory only tries again to reach the disk; SaveError if it cannot."""
+        if self.path is None or self.readonly:
+            return
+        if self._lost:
+            notice = self._rescue(self._lost)
+            if self._lost:
+                raise SaveError(
+                    self.path,
+                    f"the file {self._lost} and no copy of the fight could be written; this change was not made",
+                )
+            self._pending.append(notice)
+            return
+        notice = self.check_file()
+        if notice:
+            self._pending.append(notice)
+            if self._lost:
+                raise SaveError(self.path, f"{notice}; this change was not made")
 
     def close(self) -> None:
         """Release the file (and its lock). Everything is already on disk; closing twice is fine."""
@@ -234,8 +360,9 @@ class Session:
     def _writable(self) -> None:
         if self.readonly:
             raise RuleError("This fight is open read-only.")
-        if self.path is not None and self._fd is None:
+        if self.path is not None and self._fd is None and not self._lost:
             raise RuleError("This fight's file is closed.")
+        self._guard()
 
     def _write(self, kind: int, payload: bytes) -> None:
         assert self._fd is not None

@@ -1,0 +1,133 @@
+"""Issue 11 (hardening): a fight's file replaced, removed or grown under it; foreign bytes; memory
+bombs; hostile values; read-only files; terminal output. Each test fails without its fix."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from engine import RuleError, new_fight
+from engine import commands as C
+from saves.errors import SaveError
+from saves.session import Session
+from tests.saves.util import assert_same_history
+
+
+def started(path: Path, rules: str = "d20", seed: int = 5) -> Session:
+    s = Session.create(path, new_fight(rules, "Test fight", seed))
+    s.apply(C.AddCombatant(name="Hero", kind="pc", side="party", stats=(("hp", 30), ("dex", 14))))
+    s.apply(C.AddCombatant(name="Goblin", count=3, stats=(("hp", 7), ("dex", 12))))
+    s.apply(C.StartFight())
+    return s
+
+
+def recovered(folder: Path, stem: str = "f") -> list[Path]:
+    return sorted(folder.glob(f"{stem}-recovered-*.fracas"))
+
+
+# --- A: the file replaced or removed under an open fight ---------------------------------------
+
+
+def test_check_file_is_quiet_while_the_file_is_ours(tmp_path: Path) -> None:
+    s = started(tmp_path / "f.fracas")
+    assert s.check_file() == ""
+    s.apply(C.Damage(who="c2", amount=3))
+    s.undo()
+    s.redo()
+    assert s.check_file() == "" and s.pop_notices() == [] and recovered(tmp_path) == []
+
+
+@pytest.mark.parametrize("how", ["replaced", "removed", "grew"])
+def test_a_replaced_removed_or_grown_file_moves_the_fight_to_safety(tmp_path: Path, how: str) -> None:
+    path = tmp_path / "f.fracas"
+    s = started(path)
+    s.apply(C.Damage(who="c2", amount=3))
+    if how == "replaced":  # what `fracas export f.fracas -o f.fracas` from elsewhere did
+        tmp = tmp_path / "other"
+        tmp.write_bytes(b"# an export\n")
+        os.replace(tmp, path)
+    elif how == "removed":
+        path.unlink()
+    else:
+        with open(path, "ab") as f:
+            f.write(b"foreign bytes")
+    outside = path.read_bytes() if path.exists() else None
+    notice = s.check_file()
+    assert "f.fracas" in notice and "all 4 commands" in notice and "\n" not in notice
+    (new,) = recovered(tmp_path)
+    assert new.name in notice and s.path == new
+    assert s.check_file() == ""  # said once
+    s.apply(C.Damage(who="c3", amount=2))
+    s.close()
+    again = Session.open(new, readonly=True)
+    assert_same_history(s.history, again.history)
+    # the other program's file is left exactly as it is
+    assert (path.read_bytes() if path.exists() else None) == outside
+
+
+def test_apply_checks_the_file_first_and_queues_the_notice(tmp_path: Path) -> None:
+    path = tmp_path / "f.fracas"
+    s = started(path)
+    path.unlink()
+    s.apply(C.Damage(who="c2", amount=3))  # not written into the deleted file
+    (notice,) = s.pop_notices()
+    assert "removed" in notice
+    assert s.pop_notices() == []
+    (new,) = recovered(tmp_path)
+    assert_same_history(s.history, Session.open(new, readonly=True).history)
+    s.undo()
+    s.redo()
+    assert s.pop_notices() == [] and s.check_file() == ""
+
+
+def test_when_no_copy_can_be_written_nothing_is_acknowledged(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "f.fracas"
+    s = started(path)
+    from saves import journal
+
+    def no_space(*a: object, **k: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(journal, "atomic_write", no_space)
+    path.unlink()
+    notice = s.check_file()
+    assert "memory" in notice and "\n" not in notice
+    before = s.history.state
+    with pytest.raises(SaveError) as err:
+        s.apply(C.Damage(who="c2", amount=3))
+    assert "\n" not in str(err.value) and s.history.state == before
+    with pytest.raises(SaveError):
+        s.undo()
+    monkeypatch.undo()  # space again: the next command saves the fight to a new file first
+    s.apply(C.Damage(who="c2", amount=3))
+    assert any("goes on in" in n for n in s.pop_notices())
+    (new,) = recovered(tmp_path)
+    assert_same_history(s.history, Session.open(new, readonly=True).history)
+
+
+def test_recovery_goes_to_the_data_folder_when_the_folder_is_gone(tmp_path: Path) -> None:
+    folder = tmp_path / "table"
+    folder.mkdir()
+    path = folder / "f.fracas"
+    s = started(path)
+    path.unlink()
+    folder.rmdir()
+    notice = s.check_file()
+    from saves.store import default_dir
+
+    (new,) = recovered(default_dir())
+    assert new.name in notice and s.path == new
+    s.apply(C.NextTurn())
+    assert_same_history(s.history, Session.open(new, readonly=True).history)
+
+
+def test_readonly_and_memory_sessions_have_nothing_to_check(tmp_path: Path) -> None:
+    assert Session.memory(new_fight("d20")).check_file() == ""
+    path = tmp_path / "f.fracas"
+    started(path).close()
+    r = Session.open(path, readonly=True)
+    assert r.check_file() == "" and r.pop_notices() == []
+    with pytest.raises(RuleError):
+        r.apply(C.NextTurn())
