@@ -128,8 +128,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         _out(data.decode("utf-8"))
         return 0
     try:
-        journal.atomic_write(output, [data], overwrite=True, keep_locked=False)
-    except OSError as exc:
-        _err(f"{output}: cannot write: {exc.strerror or exc}")
+        journal.replace_file(output, [data])  # never a Fracas save, never a file another app has locked
+    except SaveError as exc:
+        _err(str(exc))
         return 1
     return 0

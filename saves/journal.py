@@ -405,14 +405,17 @@ def lock(fd: int, path: Path) -> None:
 
 
 def open_locked(path: Path) -> int:
-    """The file opened for appending and locked; SaveError/LockedError if not possible."""
+    """The file opened for writing and locked; SaveError/LockedError if not possible. No O_APPEND:
+    appends go to the journal's own known end (`append`), never after bytes someone else added."""
     try:
-        fd = os.open(path, os.O_RDWR | os.O_APPEND | _O_CLOEXEC | _O_BINARY)
+        fd = os.open(path, os.O_RDWR | _O_CLOEXEC | _O_BINARY)
     except IsADirectoryError:
         raise SaveError(path, "this is a folder, not a save file") from None
     except PermissionError:
         raise ReadOnlyError(path, "no permission to write this file (open it read-only)") from None
     except OSError as exc:
+        if exc.errno == errno.EROFS:
+            raise ReadOnlyError(path, "the file is on a read-only disk (open it read-only)") from None
         raise SaveError(path, f"cannot open the file: {exc.strerror or exc}") from None
     try:
         lock(fd, path)
@@ -420,6 +423,41 @@ def open_locked(path: Path) -> int:
         os.close(fd)
         raise
     return fd
+
+
+def replace_file(target: Path, chunks: Iterable[bytes]) -> None:
+    """Write `target` (an export, a report) atomically, replacing what is there, unless that is a
+    Fracas save or a file another program holds locked: those are never replaced (SaveError). The
+    old file stays locked by us while it is replaced, so no Fracas can open it in between."""
+    fd: int | None = None
+    try:
+        fd = os.open(target, os.O_RDONLY | _O_CLOEXEC | _O_BINARY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        pass
+    except IsADirectoryError:
+        raise SaveError(target, "this is a folder; choose a file name") from None
+    except OSError as exc:
+        raise SaveError(target, f"cannot write here: {exc.strerror or exc}") from None
+    try:
+        if fd is not None:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise SaveError(target, "not a regular file; not replacing it")
+            if os.pread(fd, len(fmt.MAGIC), 0) == fmt.MAGIC:
+                raise SaveError(target, "this is a Fracas save; not overwriting it (choose another name)")
+            if fcntl is not None:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    raise SaveError(target, "another program has this file open and locked; not replacing it") from None
+                except OSError as exc:
+                    if exc.errno not in (errno.ENOLCK, errno.EOPNOTSUPP, getattr(errno, "ENOTSUP", -1)):
+                        raise
+        atomic_write(target, chunks, overwrite=True, keep_locked=False)
+    except OSError as exc:
+        raise SaveError(target, f"cannot write: {exc.strerror or exc}") from None
+    finally:
+        if fd is not None:
+            os.close(fd)
 
 
 def _temp_name(target: Path) -> Path:
@@ -489,17 +527,29 @@ def backup(path: Path, data: bytes) -> Path:
 
 
 def append(fd: int, end: int, data: bytes) -> None:
-    """One frame at offset `end`, then fsync. On failure the file is cut back to `end`, so the next
-    append never lands after half a record; the OSError propagates."""
+    """One frame at offset `end` (the journal's own end, not the file's), then fsync. On failure the
+    file is cut back to `end`, so the next append never lands after half a record; the OSError
+    propagates."""
     try:
-        os.lseek(fd, end, os.SEEK_SET)  # harmless with O_APPEND, needed on a rewritten descriptor
-        write_all(fd, data)
+        write_at(fd, end, data)
         fsync(fd)
     except OSError:
         with contextlib.suppress(OSError):
             os.ftruncate(fd, end)
             fsync(fd)
         raise
+
+
+def write_at(fd: int, pos: int, data: bytes) -> None:
+    view = memoryview(data)
+    if not hasattr(os, "pwrite"):  # pragma: no cover - Windows
+        os.lseek(fd, pos, os.SEEK_SET)
+        write_all(fd, data)
+        return
+    while view:
+        done = os.pwrite(fd, view, pos)
+        view = view[done:]
+        pos += done
 
 
 def history_records(history: History, created: str | None = None) -> tuple[list[bytes], int, bytes]:

@@ -3,6 +3,8 @@ bombs; hostile values; read-only files; terminal output. Each test fails without
 
 from __future__ import annotations
 
+import argparse
+import fcntl
 import os
 from pathlib import Path
 
@@ -10,6 +12,7 @@ import pytest
 
 from engine import RuleError, new_fight
 from engine import commands as C
+from saves import cli, journal
 from saves.errors import SaveError
 from saves.session import Session
 from tests.saves.util import assert_same_history
@@ -131,3 +134,51 @@ def test_readonly_and_memory_sessions_have_nothing_to_check(tmp_path: Path) -> N
     assert r.check_file() == "" and r.pop_notices() == []
     with pytest.raises(RuleError):
         r.apply(C.NextTurn())
+
+
+# --- A: export never replaces a save, nor a locked file ---------------------------------------
+
+
+def ns(**kw: object) -> argparse.Namespace:
+    return argparse.Namespace(**kw)
+
+
+def test_export_refuses_to_overwrite_a_save_even_one_in_play(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a, b = tmp_path / "a.fracas", tmp_path / "b.fracas"
+    started(a).close()
+    app = started(b)  # another Fracas is playing b
+    seen = b.read_bytes()
+    assert cli.cmd_export(ns(file=a, json=False, markdown=True, output=b)) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and "Fracas save" in err[0] and "Traceback" not in err[0]
+    assert b.read_bytes() == seen and app.check_file() == ""
+    app.close()
+    assert cli.cmd_export(ns(file=a, json=True, markdown=False, output=b)) == 1  # closed: still a save
+    assert b.read_bytes() == seen
+
+
+def test_export_replaces_a_plain_file_but_not_a_locked_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a = tmp_path / "a.fracas"
+    started(a).close()
+    out = tmp_path / "notes.md"
+    out.write_text("old notes")
+    assert cli.cmd_export(ns(file=a, json=False, markdown=True, output=out)) == 0
+    assert out.read_text().startswith("# Test fight")
+    out.write_text("old notes")
+    with open(out, "rb") as held:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        assert cli.cmd_export(ns(file=a, json=False, markdown=True, output=out)) == 1
+    assert "locked" in capsys.readouterr().err and out.read_text() == "old notes"
+
+
+def test_appends_go_to_the_journal_end_not_after_foreign_bytes(tmp_path: Path) -> None:
+    path = tmp_path / "f.fracas"
+    s = started(path)
+    s.close()  # the descriptor a writable open uses has no O_APPEND
+    fd = journal.open_locked(path)
+    try:
+        assert not fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_APPEND
+    finally:
+        os.close(fd)
