@@ -119,19 +119,19 @@ def test_disk_full_loses_only_the_failed_command(tmp_path: Path, monkeypatch: py
     path = tmp_path / "f.fracas"
     s = started(path)
     before = path.read_bytes()
-    real_write = os.write
+    real_pwrite = os.pwrite
 
-    def half_then_full(fd: int, data: Any) -> int:
-        real_write(fd, bytes(data[: len(data) // 2]))
+    def half_then_full(fd: int, data: Any, pos: int) -> int:
+        real_pwrite(fd, bytes(data[: len(data) // 2]), pos)
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(journal.os, "write", half_then_full)
+    monkeypatch.setattr(journal.os, "pwrite", half_then_full)  # appends write at the journal's end
     with pytest.raises(SaveError) as err:
         s.apply(C.Damage(who="c2", amount=4))
     assert "No space left" in one_line(err.value, path)
     assert path.read_bytes() == before, "the half-written record was not cut off"
     assert len(s.history.nodes) == 4
-    monkeypatch.setattr(journal.os, "write", real_write)
+    monkeypatch.setattr(journal.os, "pwrite", real_pwrite)
     s.apply(C.Damage(who="c2", amount=4))
     s.close()
     assert_same_history(s.history, Session.open(path).history)
