@@ -5,6 +5,9 @@ save.commit_ms  median time of one durable `Session.apply` (written and fsync'd)
 save.resume_ms  median time to `Session.open` a file of 10,000 commands (50 combatants) until the state
                 and the whole undo history are in memory
 save.size_kb    that file's size
+save.resume_ratio  that resume's median divided by the median of the floor, measured interleaved in
+                the same run: the same file's bytes read and every record's payload decoded with msgspec
+                alone (see `decode_floor` for exactly what it includes). Target: at most 10.
 
 The fight is played from real commands through a real Session: 50 combatants added, the fight
 started, then a seeded mix of damage (numbers and dice), healing, conditions, actions, rolls, notes,
@@ -14,20 +17,27 @@ next turn, undo and redo (with branches). Files go to a temporary folder on the 
 
 from __future__ import annotations
 
+import gc
 import os
 import random
 import shutil
 import statistics
 import tempfile
 import time
+import zlib
 from pathlib import Path
+
+import msgspec
 
 from engine import RuleError, new_fight
 from engine import commands as C
+from saves import format as fmt
 from saves.session import Session
 
 COMMANDS = 10_000
 COMBATANTS = 50
+RESUMES = 9  # resumes, and as many floors, interleaved
+RESUME_TARGET = 10.0
 
 ROSTER = (
     ("Fighter", "pc", "party", 44, 16, 14),
@@ -119,7 +129,108 @@ def build(path: Path, commands: int = COMMANDS, seed: int = 1) -> tuple[Session,
     return session, play(session, commands, seed)
 
 
-def run() -> list[tuple[str, float, str]]:
+def decode_floor(path: Path, decode_payloads: bool = True) -> int:
+    """The floor of a resume: the irreducible work of reading the file back, with no Fracas types.
+
+    It includes exactly: reading the whole file into bytes (one `read`); walking its frames with
+    `fmt.FRAME.unpack_from` (length and kind; the checksums are not checked); inflating every
+    compressed payload with zlib itself (raw deflate, the sliding window of earlier raw payloads as
+    preset dictionary, kept as the reader keeps it: `(window + raw)[-size:]`; none of
+    `fmt.inflate`'s bounds and checks, so the floor does not move when the reader's checks do); and
+    `msgspec.msgpack.decode` of every payload, the header's included, into plain Python objects
+    (dicts, lists, str, int: no types, no validation), all kept in a list until the end, as a resume
+    keeps its history. The cycle collector is off while it runs, as it is during `Session.open`'s
+    parse. It leaves out what a resume does beyond that: the CRC-32 checks, typed decoding into
+    structs, applying each step's delta to its parent state, the history's nodes, the lock and the
+    read's size checks.
+
+    Untyped decoding builds a dict per map and is slower than the reader's typed decoding into
+    `gc=False` structs, so this floor is not a lower bound on the decoding part. With
+    `decode_payloads=False` every payload is still inflated but only the header is decoded: the
+    read, the frame walk and the inflates alone (save.resume_vs_inflate_ratio, for context).
+
+    Returns how many records it read."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+        mv = memoryview(data)
+        n = len(data)
+        unpack = fmt.FRAME.unpack_from
+        size, compressed = fmt.FRAME_SIZE, fmt.COMPRESSED
+        decompressobj = zlib.decompressobj
+        decode = msgspec.msgpack.decode
+        pos = len(fmt.MAGIC)
+        length, kind, _, _ = unpack(data, pos)
+        raw = mv[pos + size : pos + size + length]
+        header = decode(raw)
+        wsize = header.get("window", fmt.WINDOW)
+        window = bytes(raw[-wsize:]) if wsize else b""
+        records = [header]
+        pos += size + length
+        while pos < n:
+            length, kind, _, _ = unpack(data, pos)
+            body = pos + size
+            raw = mv[body : body + length]
+            if kind & compressed:
+                raw = (decompressobj(-15, zdict=window) if window else decompressobj(-15)).decompress(raw)
+            if wsize:
+                window = (window + raw)[-wsize:]
+            records.append(decode(raw) if decode_payloads else raw)
+            pos = body + length
+        return len(records)
+    finally:
+        if was:
+            gc.enable()
+
+
+def resume_figures(path: Path, runs: int = RESUMES, commands: int = COMMANDS) -> dict[str, float]:
+    """Medians of `Session.open(path)` and of `decode_floor(path)`, interleaved (floor first, then
+    the other way round...), after one untimed warm-up of each."""
+    opens: list[float] = []
+    floors: list[float] = []
+    inflates: list[float] = []
+
+    def one_open() -> float:
+        t0 = time.perf_counter()
+        s = Session.open(path)
+        took = time.perf_counter() - t0
+        assert len(s.history.nodes) > commands and s.state.combatants
+        s.close()
+        del s  # freeing this history must not be timed as part of the next open
+        return took
+
+    def one_floor(decode_payloads: bool = True) -> float:
+        t0 = time.perf_counter()
+        count = decode_floor(path, decode_payloads)
+        took = time.perf_counter() - t0
+        assert count > commands
+        return took
+
+    one_floor()
+    one_open()
+    for i in range(runs):
+        if i % 2 == 0:
+            floors.append(one_floor())
+            opens.append(one_open())
+        else:
+            opens.append(one_open())
+            floors.append(one_floor())
+        inflates.append(one_floor(decode_payloads=False))
+    resume = statistics.median(opens)
+    floor = statistics.median(floors)
+    inflate = statistics.median(inflates)
+    return {
+        "resume_ms": resume * 1000,
+        "floor_ms": floor * 1000,
+        "ratio": resume / floor,
+        "inflate_ms": inflate * 1000,
+        "vs_inflate": resume / inflate,
+    }
+
+
+def run() -> list[tuple]:
     base = os.environ.get("FRACAS_BENCH_DIR") or None
     folder = Path(tempfile.mkdtemp(prefix="fracas-bench-", dir=base))
     try:
@@ -128,24 +239,23 @@ def run() -> list[tuple[str, float, str]]:
         session.close()
         commit = statistics.median(times) * 1000
         del session
-        resumes = []
-        for _ in range(5):
-            t0 = time.perf_counter()
-            s = Session.open(path)
-            resumes.append(time.perf_counter() - t0)
-            assert len(s.history.nodes) > COMMANDS and s.state.combatants
-            s.close()
-            del s  # freeing this history must not be timed as part of the next open
+        res = resume_figures(path)
         size = path.stat().st_size / 1024
         return [
             ("save.commit_ms", commit, "ms"),
-            ("save.resume_ms", statistics.median(resumes) * 1000, "ms"),
+            ("save.resume_ms", res["resume_ms"], "ms"),
             ("save.size_kb", size, "kB"),
+            ("save.resume_ratio", res["ratio"], "x", RESUME_TARGET),
+            ("save.resume_floor_ms", res["floor_ms"], "ms"),
+            ("save.resume_inflate_only_ms", res["inflate_ms"], "ms"),
+            ("save.resume_vs_inflate_ratio", res["vs_inflate"], "x"),
         ]
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
 
 if __name__ == "__main__":
-    for name, value, unit in run():
-        print(f"{name} {value:.3f} {unit}")
+    from benchmarks.__main__ import line
+
+    for fig in run():
+        print(line(*fig))
