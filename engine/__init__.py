@@ -10,6 +10,7 @@ from engine.events import Event, describe, event_union
 from engine.history import History
 from engine.rules import REGISTRY, get_ruleset
 from engine.state import Combatant, Fight
+from engine.validate import validate_fight
 
 __all__ = [
     "REGISTRY",
@@ -25,4 +26,5 @@ __all__ = [
     "describe",
     "get_ruleset",
     "new_fight",
+    "validate_fight",
 ]

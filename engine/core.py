@@ -14,8 +14,10 @@ from engine import commands as C
 from engine import events as E
 from engine.dice import DiceRoll, roll
 from engine.errors import RuleError
+from engine.limits import check_command
 from engine.rules.base import Events, Handler, Ruleset, get_ruleset, remove_condition
 from engine.state import Combatant, Condition, Duration, Fight, Pool, put, set_pool
+from engine.text import check_line, check_multiline
 
 MAX_COMBATANTS = 500
 MAX_NAME = 80
@@ -34,6 +36,7 @@ def apply(f: Fight, cmd: C.Command) -> tuple[Fight, tuple[E.Event, ...]]:
     handler = _handler(rs, type(cmd))
     ev: Events = []
     try:
+        check_command(cmd)  # caps and character rules for every text and list field, every ruleset
         out = handler(f, cmd, ev)
     except RuleError as err:
         message = str(err)
@@ -73,20 +76,15 @@ def _handler(rs: Ruleset, kind: type) -> Handler:
 
 
 def clean_name(name: str, what: str = "name") -> str:
-    """Names are kept as typed (markup and all) but must be non-empty, one line and not huge."""
+    """Names are kept as typed (markup and all) but must be non-empty, one line, free of control and
+    text-direction characters (they would reach terminals and pages) and not huge."""
     if not isinstance(name, str) or not name.strip():
         raise RuleError(f"A {what} cannot be empty.")
-    if len(name) > MAX_NAME:
-        raise RuleError(f"A {what} can be at most {MAX_NAME} characters.")
-    if any(ch in "\n\r" for ch in name):
-        raise RuleError(f"A {what} must be a single line.")
-    return name.strip()
+    return check_line(name, what, MAX_NAME).strip()
 
 
 def _text(s: str, what: str) -> str:
-    if len(s) > MAX_TEXT:
-        raise RuleError(f"A {what} can be at most {MAX_TEXT} characters.")
-    return s
+    return check_multiline(s, what, MAX_TEXT)
 
 
 def _words(values: tuple[str, ...], what: str) -> tuple[str, ...]:

@@ -14,22 +14,29 @@ Notation (case-insensitive, spaces ignored):
 from __future__ import annotations
 
 import re
+from typing import Annotated
 
 import msgspec
 
 from engine.errors import RuleError
 
 _MASK = (1 << 64) - 1
+# seeds and counters stay below 2**63: a save stores them as msgpack integers and the state's
+# constraints refuse anything larger, so the counter wraps there instead of growing past it
+RNG_LIMIT = 1 << 63
 MAX_DICE = 1000
 MAX_SIDES = 10_000
 MAX_TERMS = 50
 
 
+_Rng63 = Annotated[int, msgspec.Meta(ge=0, le=RNG_LIMIT - 1)]
+
+
 class Rng(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="rng"):
     """A position in a reproducible stream of random numbers."""
 
-    seed: int = 0
-    counter: int = 0
+    seed: _Rng63 = 0
+    counter: _Rng63 = 0
 
 
 def _splitmix(seed: int, counter: int) -> int:
@@ -45,7 +52,7 @@ def draw(rng: Rng, sides: int) -> tuple[int, Rng]:
     limit = (1 << 64) - ((1 << 64) % sides)
     while True:
         value = _splitmix(seed, counter)
-        counter += 1
+        counter = (counter + 1) % RNG_LIMIT
         if value < limit:
             return value % sides + 1, Rng(seed, counter)
 
@@ -104,7 +111,8 @@ def _marked(t: TermResult) -> list[str]:
     return out
 
 
-_TOKEN = re.compile(r"([+-]?)(\d*)d(\d+|%)(?:(kh|kl)(\d+))?|([+-]?)(\d+)")
+# ASCII digits only: \d (and int(), str.isdigit) also take "٣" and other Unicode digits
+_TOKEN = re.compile(r"([+-]?)([0-9]*)d([0-9]+|%)(?:(kh|kl)([0-9]+))?|([+-]?)([0-9]+)", re.ASCII)
 _JOINED = re.compile(r"[^\s+-]\s+[^\s+-]")
 
 
@@ -145,8 +153,9 @@ def parse(text: str) -> Expression:
         raise RuleError("Empty dice expression.")
     if len(raw) > 200:
         raise RuleError("That dice expression is too long.")
-    if not raw.isprintable():
-        raise RuleError("A dice expression is one line of plain text.")
+    if not raw.isprintable() or not raw.isascii():
+        # dice are plain ASCII: Unicode digits and look-alike letters are refused, not guessed at
+        raise RuleError("A dice expression is one line of plain ASCII text (digits 0-9, d, +, -).")
     mode = 0
     for word, m in (("adv", 1), ("dis", -1)):
         if raw.endswith(word):
@@ -188,6 +197,8 @@ def parse(text: str) -> Expression:
             constant += -value if m.group(6) == "-" else value
         if len(terms) > MAX_TERMS:
             raise RuleError(f"'{text}' has too many terms.")
+        if sum(t.count for t in terms) > MAX_DICE:
+            raise RuleError(f"'{text}': roll at most {MAX_DICE} dice in one expression.")
     if mode:
         for i, t in enumerate(terms):
             if t.sides == 20 and t.count == 1 and not t.keep:

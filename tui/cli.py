@@ -1,13 +1,18 @@
 """The `fracas` command.
 
     fracas                       the start screen (saved fights, new fight, demos)
-    fracas FILE                  open a saved fight
+    fracas FILE [--read-only]    open a saved fight (read-only: look, never write)
     fracas demo RULES            a fresh copy of the bundled demo fight of RULES
     fracas script FILE --rules ID [--seed N] [--events | --summary]
     fracas list | check FILE [--repair] | export FILE (--json | --markdown) [-o OUT]
 
 Textual is imported only by the commands that open the app, so the script runner and the file tools
 start fast and work without a terminal.
+
+Everything printed here goes through `engine.text`: error and log lines with `terminal_safe` (no escape
+sequence, title change or text reordering from a file or script reaches the terminal), JSON with
+`json_safe` (C1 and bidi controls as \\u escapes: the JSON means the same, the terminal sees none).
+Every error is one line, "fracas: <what went wrong>", never a traceback or an exception's class name.
 """
 
 from __future__ import annotations
@@ -20,11 +25,40 @@ from typing import Any
 
 import msgspec
 
+from engine.text import json_safe, terminal_safe
+
 SUBCOMMANDS = ("demo", "script", "list", "check", "export", "new")
+READ_ONLY = "--read-only"
+
+_EPILOG = """\
+other forms:
+  fracas FILE [--read-only]  open a saved fight; --read-only (also before FILE) only looks and never
+                             writes; a file that cannot be written (permissions, a read-only disk,
+                             another Fracas has it open) opens read-only with a notice
+"""
+
+
+def _say(message: str) -> None:
+    """One error line on stderr: 'fracas: <message>', with nothing a terminal would act on."""
+    print(f"fracas: {terminal_safe(message)}", file=sys.stderr)
+
+
+def _error_text(exc: BaseException) -> str:
+    """What went wrong, without the exception's class name; an OSError as the system says it."""
+    if isinstance(exc, OSError) and exc.strerror:
+        where = f"{exc.filename}: " if exc.filename is not None else ""
+        return f"{where}{exc.strerror}"
+    return str(exc) or type(exc).__name__
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="fracas", description="A combat tracker for tabletop RPG game masters.")
+    p = argparse.ArgumentParser(
+        prog="fracas",
+        usage="fracas [-h] [FILE [--read-only] | {demo,new,script,list,check,export} ...]",
+        description="A combat tracker for tabletop RPG game masters.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sub = p.add_subparsers(dest="command")
 
     d = sub.add_parser("demo", help="play a fresh copy of a bundled demo fight")
@@ -65,33 +99,45 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] not in SUBCOMMANDS and not argv[0].startswith("-"):
-        if len(argv) > 1:
-            print("fracas: give one save file to open", file=sys.stderr)
-            return 2
-        return _open_file(Path(argv[0]))
-    args = _parser().parse_args(argv)
     try:
-        if args.command is None:
-            return _run_app(None)
-        if args.command == "script":
-            return run_script(args)
-        if args.command == "demo":
-            return _demo(args)
-        if args.command == "new":
-            return _new(args)
-        from saves import cli as saves_cli
-
-        handler = {"list": saves_cli.cmd_list, "check": saves_cli.cmd_check, "export": saves_cli.cmd_export}
-        return int(handler[args.command](args))
+        return _main(argv)
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # the last line of defence: one line, never a traceback
         from engine import RuleError
+        from saves.errors import SaveError
 
-        kind = "" if isinstance(exc, RuleError) else f"{type(exc).__name__}: "
-        print(f"fracas: {kind}{exc}", file=sys.stderr)
+        if isinstance(exc, RuleError | SaveError | OSError):
+            _say(_error_text(exc))
+        else:
+            _say(f"internal error: {_error_text(exc)} (please report it)")
         return 1
+
+
+def _main(argv: list[str]) -> int:
+    # `fracas FILE [--read-only]` and `fracas --read-only FILE`: a file to open, not a subcommand
+    rest = [a for a in argv if a != READ_ONLY]
+    if rest and rest[0] not in SUBCOMMANDS and not rest[0].startswith("-"):
+        if len(rest) > 1:
+            _say("give one save file to open")
+            return 2
+        return _open_file(Path(rest[0]), readonly=READ_ONLY in argv)
+    if READ_ONLY in argv and not rest:
+        _say("--read-only needs a save file to open: fracas FILE --read-only")
+        return 2
+    args = _parser().parse_args(argv)
+    if args.command is None:
+        return _run_app(None)
+    if args.command == "script":
+        return run_script(args)
+    if args.command == "demo":
+        return _demo(args)
+    if args.command == "new":
+        return _new(args)
+    from saves import cli as saves_cli
+
+    handler = {"list": saves_cli.cmd_list, "check": saves_cli.cmd_check, "export": saves_cli.cmd_export}
+    return int(handler[args.command](args))
 
 
 # --- the app ----------------------------------------------------------------------------------
@@ -109,23 +155,35 @@ def _run_app(session: Any) -> int:
     return int(app.return_code or 0)
 
 
-def _open_file(path: Path) -> int:
-    from saves.errors import LockedError, SaveError
+def _open_file(path: Path, readonly: bool = False) -> int:
+    """Open a saved fight in the app. A file that cannot be opened for writing (another Fracas has it,
+    no permission, a read-only disk or folder) opens read-only with a one-line notice, not an exit."""
+    from saves.errors import SaveError
     from saves.session import Session
 
     try:
-        session = Session.open(path)
-    except LockedError as exc:
-        print(f"fracas: {exc} Opening it read-only.", file=sys.stderr)
-        try:
+        if readonly:
             session = Session.open(path, readonly=True)
-        except SaveError as exc2:
-            print(f"fracas: {exc2}", file=sys.stderr)
-            return 1
+        else:
+            session = _open_writable_or_readonly(Session, path)
     except SaveError as exc:
-        print(f"fracas: {exc}", file=sys.stderr)
+        _say(str(exc))
         return 1
     return _run_app(session)
+
+
+def _open_writable_or_readonly(session_cls: Any, path: Path) -> Any:
+    opener = getattr(session_cls, "open_or_readonly", None)
+    if opener is not None:
+        # the saves layer falls back by itself and says why in session.notices (the app shows them)
+        return opener(path)
+    from saves.errors import LockedError, ReadOnlyError
+
+    try:
+        return session_cls.open(path)
+    except (LockedError, ReadOnlyError) as exc:
+        _say(f"{exc}; opening it read-only")
+        return session_cls.open(path, readonly=True)
 
 
 def _fresh_path(directory: Path | None, stem: str) -> Path:
@@ -167,12 +225,21 @@ def _new(args: argparse.Namespace) -> int:
 
 # --- the script runner ------------------------------------------------------------------------
 
-MAX_SCRIPT_BYTES = 64 * 1024 * 1024
+# Work limits for one script run (issue 11): a real three-hour session is a few thousand lines and a
+# few thousand dice, and the slowest script these allow runs in seconds with bounded memory.
+MAX_SCRIPT_BYTES = 4 * 1024 * 1024
+MAX_LINE_BYTES = 64 * 1024  # a 2,000-character note, every character \u-escaped, is 24 KiB
+MAX_SCRIPT_DICE = 200_000  # dice the app rolls in one run (entered dice are bounded by the line length)
+MAX_SCRIPT_COMMANDS = 50_000
+# a command's cost grows with the fight's size (`next` with 500 combatants is ~7 times one with 10):
+# each command counts once per combatant in the fight, and all of them together at most this
+MAX_SCRIPT_WORK = 2_000_000
 
 
 def run_script(args: argparse.Namespace) -> int:
     """Apply a JSON Lines file of commands; any error names its line and exits non-zero."""
     from engine import History, RuleError, command_union, describe, new_fight
+    from engine.dice import RNG_LIMIT
 
     if str(args.file) == "-":
         data = sys.stdin.buffer.read(MAX_SCRIPT_BYTES + 1)
@@ -181,22 +248,35 @@ def run_script(args: argparse.Namespace) -> int:
             with open(args.file, "rb") as fh:
                 data = fh.read(MAX_SCRIPT_BYTES + 1)
         except OSError as exc:
-            print(f"fracas: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
+            _say(f"cannot read {args.file}: {exc.strerror or exc}")
             return 1
     if len(data) > MAX_SCRIPT_BYTES:
-        print(f"fracas: {args.file} is larger than {MAX_SCRIPT_BYTES // 2**20} MiB", file=sys.stderr)
+        _say(f"{args.file} is larger than {MAX_SCRIPT_BYTES // 2**20} MiB, the most one script may be")
         return 1
     try:
         history = History.start(new_fight(args.rules, args.name, args.seed))
     except RuleError as exc:
-        print(f"fracas: {exc}", file=sys.stderr)
+        _say(str(exc))
         return 2
     decoder = msgspec.json.Decoder(command_union())
     events: list[tuple[int, Any]] = []  # (line, event), or (line, "Undid: ..." text) for undo/redo
+    rolled = 0  # dice the app rolled so far: the random counter's steps (one per die, bar rare redraws)
+    commands = work = 0
     for number, raw in enumerate(data.splitlines(), start=1):
+        if len(raw) > MAX_LINE_BYTES:
+            _say(f"{args.file}: line {number}: longer than {MAX_LINE_BYTES // 1024} KiB, the most one line may be")
+            return 1
         line = raw.strip()
         if not line or line.startswith(b"#") or line.startswith(b"//"):
             continue
+        commands += 1
+        work += max(1, len(history.state.combatants))
+        if commands > MAX_SCRIPT_COMMANDS or work > MAX_SCRIPT_WORK:
+            _say(
+                f"{args.file}: line {number}: too much for one script: at most {MAX_SCRIPT_COMMANDS:,} commands,"
+                f" and {MAX_SCRIPT_WORK:,} counting each command once per combatant in the fight"
+            )
+            return 1
         try:
             step = _undo_redo(line)
             if step:
@@ -210,20 +290,27 @@ def run_script(args: argparse.Namespace) -> int:
                 events.append((number, f"{verb}: {what}" + (f" (+{more} more)" if more > 0 else "")))
                 continue
             command = decoder.decode(line)
+            before = history.state.rng
             for ev in history.apply(command):
                 events.append((number, ev))
+            after = history.state.rng
+            if after.seed == before.seed:
+                rolled += (after.counter - before.counter) % RNG_LIMIT
+            if rolled > MAX_SCRIPT_DICE:
+                _say(f"{args.file}: line {number}: more than {MAX_SCRIPT_DICE:,} dice rolled in one script")
+                return 1
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-            print(f"fracas: {args.file}: line {number}: not a command: {exc}", file=sys.stderr)
+            _say(f"{args.file}: line {number}: not a command: {exc}")
             return 1
         except RuleError as exc:
-            print(f"fracas: {args.file}: line {number}: {exc}", file=sys.stderr)
+            _say(f"{args.file}: line {number}: {exc}")
             return 1
     state = history.state
     if args.save is not None:
         from saves.session import Session
 
         if args.save.exists():
-            print(f"fracas: {args.save} already exists; not overwriting it", file=sys.stderr)
+            _say(f"{args.save} already exists; not overwriting it")
             return 1
         session = Session.create(args.save, history.nodes[0].state)
         for i in history.path()[1:]:
@@ -232,7 +319,7 @@ def run_script(args: argparse.Namespace) -> int:
     if args.summary or args.log:
         if args.log:
             for number, ev in events:
-                print(f"{number:>4}  {ev if isinstance(ev, str) else describe(ev)}")
+                print(f"{number:>4}  {terminal_safe(ev if isinstance(ev, str) else describe(ev))}")
         out: Any = summary(state)
     elif args.events:
         out = {
@@ -246,7 +333,8 @@ def run_script(args: argparse.Namespace) -> int:
         }
     else:
         out = msgspec.to_builtins(state)
-    sys.stdout.write(msgspec.json.format(msgspec.json.encode(out), indent=2).decode() + "\n")
+    # JSON escapes C0 controls itself; C1, DEL and the bidi controls become \\u escapes here
+    sys.stdout.write(json_safe(msgspec.json.format(msgspec.json.encode(out), indent=2)).decode() + "\n")
     return 0
 
 

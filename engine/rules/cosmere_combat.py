@@ -264,7 +264,7 @@ def _common_sources(cmd: CosmereAttack) -> tuple[tuple[str, ...], tuple[str, ...
     return sources(cmd.advantage, "advantage"), tuple(dis) + sources(cmd.disadvantage, "disadvantage")
 
 
-RANGE = re.compile(r"(\d{1,5})(?:\s*/\s*(\d{1,5}))?")
+RANGE = re.compile(r"([0-9]{1,5})(?:\s*/\s*([0-9]{1,5}))?", re.ASCII)  # ASCII digits only
 
 
 def _range(cmd: CosmereAttack) -> tuple[int, int] | None:

@@ -1095,7 +1095,7 @@ def use_help(f: Fight, cid: str, what: str, ev: Events) -> Fight:
 
 # --- movement ---------------------------------------------------------------------------------
 
-_MOVED = re.compile(r"^(?:Move(?: (\d+) ft)?|.+ \(move(?: (\d+) ft)?\))$")
+_MOVED = re.compile(r"^(?:Move(?: ([0-9]+) ft)?|.+ \(move(?: ([0-9]+) ft)?\))\Z", re.ASCII)  # ASCII digits only
 
 
 def move_entry(label: str, feet: int | None) -> str:
