@@ -1,5 +1,11 @@
 """Exports of a saved fight: JSON (the state and the whole history, for tools) and Markdown (a readable
-log of the fight as it was played, for session notes)."""
+log of the fight as it was played, for session notes).
+
+Text from the file is shown literally and harmlessly in both. JSON keeps every character but writes
+DEL, the C1 controls, the bidi controls and U+2028/U+2029 as \\u escapes (JSON already escapes the C0
+controls), so the bytes hold nothing a terminal or an editor acts on and a JSON reader gets the text
+back unchanged. Markdown is for reading: control and bidi characters become U+FFFD, line breaks
+spaces, and every character Markdown would read as markup is escaped."""
 
 from __future__ import annotations
 
@@ -11,22 +17,27 @@ import msgspec
 from engine import describe, get_ruleset
 from engine import events as E
 from engine.state import Combatant, Fight
+from engine.text import json_safe, terminal_safe
 from saves.session import Session
 
 EXPORT_VERSION = 1
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-_MD_SPECIAL = re.compile(r"([\\`*_<>\[\]|~#])")
+_MD_SPECIAL = re.compile(r"([\\`*_<>\[\]|~#!])")
+# what starts a list, a heading, a quote or a thematic break at the head of a line (or of a list item)
+_MD_LEADING = re.compile(r"^([0-9]{1,9})([.)])|^([-+=])")
 
 
 def printable(text: str) -> str:
-    """User text with control characters (terminal escape codes included) made harmless."""
-    return _CONTROL.sub("\ufffd", text.replace("\n", " ").replace("\r", " "))
+    """User text for one terminal line: line breaks become spaces; control characters (terminal escape
+    codes: OSC 52, OSC 0, CSI, the 8-bit C1 CSI), DEL and the bidi controls become U+FFFD."""
+    return terminal_safe(text)
 
 
 def md(text: str) -> str:
-    """User text shown literally in Markdown: no accidental emphasis, links, tables or HTML."""
-    return _MD_SPECIAL.sub(r"\\\1", printable(text))
+    """User text shown literally in Markdown: no accidental emphasis, links, tables, HTML, entities,
+    lists, headings or quotes; leading spaces are dropped (they would make code blocks)."""
+    text = _MD_SPECIAL.sub(r"\\\1", printable(text).replace("&", "&amp;")).lstrip()
+    return _MD_LEADING.sub(lambda m: f"{m[1]}\\{m[2]}" if m[1] else f"\\{m[3]}", text)
 
 
 # --- JSON -------------------------------------------------------------------------------------
@@ -63,7 +74,7 @@ def export_json(session: Session) -> bytes:
         "start": h.nodes[0].state,
         "history": nodes,
     }
-    return msgspec.json.format(msgspec.json.encode(doc), indent=2) + b"\n"
+    return json_safe(msgspec.json.format(msgspec.json.encode(doc), indent=2)) + b"\n"
 
 
 # --- Markdown ---------------------------------------------------------------------------------
