@@ -51,15 +51,23 @@ def _error_text(exc: BaseException) -> str:
     return str(exc) or type(exc).__name__
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse quotes what was typed in its errors ("invalid int value: '...'"): made printable too."""
+
+    def _print_message(self, message: str, file: Any = None) -> None:
+        if message:
+            super()._print_message("\n".join(terminal_safe(x) for x in message.split("\n")), file)
+
+
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="fracas",
         usage="fracas [-h] [FILE [--read-only] | {demo,new,script,list,check,export} ...]",
         description="A combat tracker for tabletop RPG game masters.",
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    sub = p.add_subparsers(dest="command")
+    sub = p.add_subparsers(dest="command", prog="fracas")  # not the custom usage line above
 
     d = sub.add_parser("demo", help="play a fresh copy of a bundled demo fight")
     d.add_argument("rules", nargs="?", default="d20", help="cosmere, ninephase, d20 or warhammer")
