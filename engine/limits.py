@@ -81,6 +81,7 @@ _OVERRIDES: dict[tuple[str, str], tuple[str, int, str]] = {
     ("wh_critical", "source"): ("line", NAME, "source"),  # what caused the injury, as text
     ("condition", "name"): ("line", NAME, "condition name"),
     ("uncondition", "name"): ("line", NAME, "condition name"),
+    ("use", "what"): ("line", WORD, "part of the turn to use"),
     ("setting", "key"): ("lookup", WORD, "setting"),
     ("setting", "value"): ("lookup", WORD, "setting value"),
     ("spend", "key"): ("lookup", WORD, "resource"),

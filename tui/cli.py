@@ -111,6 +111,12 @@ def main(argv: list[str] | None = None) -> int:
         return _main(argv)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `fracas script ... | head`: the reader left, nothing to report
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+        except (OSError, ValueError):
+            pass
+        return 1
     except Exception as exc:  # the last line of defence: one line, never a traceback
         from engine import RuleError
         from saves.errors import SaveError
