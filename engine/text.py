@@ -38,8 +38,8 @@ def check_id(text: str, what: str = "combatant") -> str:
 # isolates and marks (they reorder what a terminal or a page shows), the line and paragraph separators
 # (a newline to some readers) and lone surrogates (no UTF-8 for them, so no file could hold them).
 _BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
-_BAD_ANY = re.compile(f"[\x00-\x1f\x7f-\x9f{_BIDI}\u2028\u2029\ud800-\udfff]")
-_BAD_MULTILINE = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}\u2028\u2029\ud800-\udfff]")  # keeps \t, \n
+BAD_IN_LINE = re.compile(f"[\x00-\x1f\x7f-\x9f{_BIDI}\u2028\u2029\ud800-\udfff]")
+BAD_IN_NOTE = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}\u2028\u2029\ud800-\udfff]")  # keeps \t, \n
 _UNSAFE_SHOWN = re.compile(f"[\x00-\x08\x0a-\x1f\x7f-\x9f{_BIDI}\u2028\u2029\ud800-\udfff]")  # keeps \t
 
 
@@ -47,7 +47,7 @@ def check_line(text: str, what: str, limit: int) -> str:
     """A one-line short text: at most `limit` characters, no control or bidi characters."""
     if len(text) > limit:
         raise RuleError(f"A {what} can be at most {limit} characters.")
-    if _BAD_ANY.search(text) is not None:
+    if BAD_IN_LINE.search(text) is not None:
         if "\n" in text or "\r" in text:
             raise RuleError(f"A {what} must be a single line.")
         raise RuleError(f"A {what} cannot hold control characters or text-direction controls.")
@@ -58,7 +58,7 @@ def check_multiline(text: str, what: str, limit: int) -> str:
     """A note: newlines and tabs are fine, other control and bidi characters are not."""
     if len(text) > limit:
         raise RuleError(f"A {what} can be at most {limit} characters.")
-    if _BAD_MULTILINE.search(text) is not None:
+    if BAD_IN_NOTE.search(text) is not None:
         raise RuleError(
             f"A {what} cannot hold control characters or text-direction controls (newlines and tabs are fine)."
         )
