@@ -11,6 +11,7 @@ engine grows fields: a codec built at import time would miss them and write reco
 from __future__ import annotations
 
 import datetime as dt
+import re
 import struct
 import zlib
 from collections.abc import Callable
@@ -21,7 +22,8 @@ import msgspec
 from msgspec import UNSET, UnsetType
 from msgspec.structs import astuple, fields, replace
 
-from engine.state import Combatant, Fight
+from engine.dice import Rng
+from engine.state import Combatant, Condition, Duration, Fight
 
 MAGIC = b"\x89FRACAS\n"  # a non-ASCII first byte and a newline: text-mode transfers show up at once
 FORMAT = 1  # the save format this version writes; it reads this one and older ones (UPGRADES)
@@ -30,6 +32,21 @@ EXTENSION = ".fracas"
 MAX_RECORD = 16 * 1024 * 1024  # one record (a full state of 500 combatants is well under 2 MiB)
 MAX_FILE = 256 * 1024 * 1024  # a whole file: about a million commands
 CHECKPOINT_EVERY = 1000  # writer policy: a full state at the first round change after this many steps
+
+# Inflation bounds (docs/save-format.md, "Limits"): real saves inflate to about 4 times their size in
+# total (measured: 2.6 to 4.2 on the golden files, 3,000-command fights and the 10,000-command bench
+# file) and one record at most about 80 times its stored size (a small step primed by the window).
+# A file may inflate in total to INFLATE_FLOOR or INFLATE_RATIO times its size, whichever is more; a
+# record to RECORD_FLOOR or RECORD_RATIO times its stored size. A compressed bomb stops there.
+INFLATE_FLOOR = 32 * 1024 * 1024
+INFLATE_RATIO = 16
+RECORD_FLOOR = 64 * 1024
+RECORD_RATIO = 256
+
+
+def inflate_budget(file_size: int) -> int:
+    """The most a file of this size may inflate to, all records together."""
+    return max(INFLATE_FLOOR, INFLATE_RATIO * file_size)
 
 # record kinds (one byte in the frame)
 HEADER = ord("H")
@@ -83,15 +100,21 @@ def seal(kind: int, raw: bytes, window: bytes) -> bytes:
     return frame(kind, raw)
 
 
-def inflate(packed: bytes | memoryview, window: bytes) -> bytes:
-    """A compressed payload back, bounded by the record limit."""
+def inflate(packed: bytes | memoryview, window: bytes, budget: int = MAX_RECORD) -> bytes:
+    """A compressed payload back, bounded by the record limit, by RECORD_RATIO times its own size
+    (above RECORD_FLOOR) and by `budget` (what is left of the file's inflation budget)."""
+    limit = min(MAX_RECORD, max(RECORD_FLOOR, RECORD_RATIO * len(packed)), budget)
     try:
         d = zlib.decompressobj(_WBITS, zdict=window) if window else zlib.decompressobj(_WBITS)
-        raw = d.decompress(packed, MAX_RECORD)
+        raw = d.decompress(packed, max(limit, 1))
     except zlib.error as exc:
         raise FormatProblem(f"a compressed record does not inflate ({exc})") from None
-    if d.unconsumed_tail:
-        raise FormatProblem(f"a compressed record inflates to more than the {MAX_RECORD} byte limit")
+    if d.unconsumed_tail or len(raw) > limit:
+        if limit == budget and budget < MAX_RECORD:
+            raise FormatProblem(
+                "the records inflate to far more than a save of this size can hold (a compression bomb?)"
+            )
+        raise FormatProblem(f"a compressed record inflates to more than its limit of {limit} bytes")
     if d.unused_data or not d.eof:
         raise FormatProblem("a compressed record does not inflate cleanly")
     return raw
@@ -181,6 +204,193 @@ def upgrade(kind: int, record: Any, version: int) -> tuple[int, Any]:
     return kind, record
 
 
+# --- validating what a file holds ------------------------------------------------------------
+#
+# msgspec checks every type; these check the values a type cannot express, for states read from a
+# file (the header's root, full states, every value a delta sets): combatant ids in the engine's own
+# syntax (it makes c1, c2, ...: engine/core.py, `f"c{next_id}"`), id references empty or such an id,
+# ints within +-2**62 (so the engine's sums still encode in 64 bits), the dice stream's seed and
+# counter within [0, 2**63) (engine/dice.py masks the seed to 63 bits), names on one line without
+# control characters. The writer runs the same checks, so it never writes what the reader refuses.
+
+ID_RE = re.compile(r"c[1-9][0-9]{0,17}\Z", re.ASCII)
+MAX_INT = 1 << 62
+MAX_RNG = 1 << 63
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# (struct, field) -> what the str holds: "id" (an id), "ref" (an id or ""), "ids" (a tuple of ids), "name"
+_SPECIAL: dict[tuple[type, str], str] = {
+    (Combatant, "id"): "id",
+    (Combatant, "owner"): "ref",
+    (Combatant, "name"): "name",
+    (Fight, "name"): "name",
+    (Fight, "current"): "ref",
+    (Fight, "order"): "ids",
+    (Fight, "standing"): "ids",
+    (Condition, "source"): "ref",
+    (Duration, "who"): "ref",
+}
+Check = Callable[[Any], None]
+
+
+def _shown(value: object) -> str:
+    text = _CONTROL.sub("?", str(value))
+    return repr(text[:40] + ("..." if len(text) > 40 else ""))
+
+
+def _check_int(v: Any) -> None:
+    if v is not None and not -MAX_INT <= v <= MAX_INT:
+        raise FormatProblem(f"the number {v} is out of range")
+
+
+def _check_rng_part(v: Any) -> None:
+    if not 0 <= v < MAX_RNG:
+        raise FormatProblem(f"the dice stream position {v} is out of range")
+
+
+def _check_id(v: Any) -> None:
+    if ID_RE.match(v) is None:
+        raise FormatProblem(f"{_shown(v)} is not a combatant id")
+
+
+def _check_ref(v: Any) -> None:
+    if v and ID_RE.match(v) is None:
+        raise FormatProblem(f"{_shown(v)} is not a combatant id")
+
+
+def _check_ids(v: Any) -> None:
+    for x in v:
+        _check_id(x)
+
+
+def _check_name(v: Any) -> None:
+    if _CONTROL.search(v) is not None:
+        raise FormatProblem(f"the name {_shown(v)} holds control characters")
+
+
+_BY_KIND: dict[str, Check] = {"id": _check_id, "ref": _check_ref, "ids": _check_ids, "name": _check_name}
+_STRUCT_CHECKS: dict[type, Check | None] = {}
+
+
+def _checker(t: Any) -> Check | None:
+    """A function checking a value of msgspec type info `t`, or None when the type says it all."""
+    import msgspec.inspect as mi
+
+    if isinstance(t, mi.IntType):
+        return _check_int
+    if isinstance(t, mi.StructType):
+        return struct_checker(t.cls)
+    if isinstance(t, mi.VarTupleType | mi.ListType | mi.FrozenSetType | mi.SetType):
+        item = _checker(t.item_type)
+        if item is None:
+            return None
+
+        def each(v: Any, item: Check = item) -> None:
+            for x in v:
+                item(x)
+
+        return each
+    if isinstance(t, mi.TupleType):
+        parts = [(i, c) for i, c in enumerate(_checker(x) for x in t.item_types) if c is not None]
+        if not parts:
+            return None
+
+        def fixed(v: Any) -> None:
+            for i, c in parts:
+                c(v[i])
+
+        return fixed
+    if isinstance(t, mi.UnionType):
+        by_type: dict[type, Check] = {}
+        for x in t.types:
+            c = _checker(x)
+            if c is not None:
+                py = x.cls if isinstance(x, mi.StructType) else int if isinstance(x, mi.IntType) else None
+                if py is None:
+                    return None  # a union this does not know how to split: msgspec's types suffice
+                by_type[py] = c
+        if not by_type:
+            return None
+
+        def one_of(v: Any) -> None:
+            c = by_type.get(type(v))
+            if c is not None:
+                c(v)
+
+        return one_of
+    if isinstance(t, mi.DictType):
+        k, v = _checker(t.key_type), _checker(t.value_type)
+        if k is None and v is None:
+            return None
+
+        def mapping(d: Any) -> None:
+            for a, b in d.items():
+                if k is not None:
+                    k(a)
+                if v is not None:
+                    v(b)
+
+        return mapping
+    return None  # str, bool, literals, None: msgspec checked them
+
+
+def struct_checker(cls: type) -> Check | None:
+    """The check of one struct type, built once from its fields."""
+    if cls in _STRUCT_CHECKS:
+        return _STRUCT_CHECKS[cls]
+    import msgspec.inspect as mi
+
+    _STRUCT_CHECKS[cls] = None  # a type that contains itself is checked one level deep
+    parts = field_checkers(cls, mi.type_info(cls).fields)
+    if not parts:
+        return None
+    items = tuple(parts.items())
+
+    def check(v: Any) -> None:
+        for name, c in items:
+            c(getattr(v, name))
+
+    _STRUCT_CHECKS[cls] = check
+    return check
+
+
+def field_checkers(cls: type, infos: Any) -> dict[str, Check]:
+    out: dict[str, Check] = {}
+    for f in infos:
+        special = _SPECIAL.get((cls, f.name))
+        if cls is Rng:
+            c: Check | None = _check_rng_part
+        elif special is not None:
+            c = _BY_KIND[special]
+        else:
+            c = _checker(f.type)
+        if c is not None:
+            out[f.name] = c
+    return out
+
+
+def check_fight(f: Fight) -> None:
+    """Every value of a whole state, and that its combatant ids are distinct and below `next_id`."""
+    check = struct_checker(Fight)
+    try:
+        if check is not None:
+            check(f)
+        check_ids(f)
+    except RecursionError:
+        raise FormatProblem("the state is nested too deeply") from None
+
+
+def check_ids(f: Fight) -> None:
+    seen: set[str] = set()
+    top = 0
+    for c in f.combatants:
+        if c.id in seen:
+            raise FormatProblem(f"two combatants have the id {_shown(c.id)}")
+        seen.add(c.id)
+        top = max(top, int(c.id[1:]))
+    if not top < f.next_id <= MAX_INT:
+        raise FormatProblem(f"the next combatant id ({f.next_id}) is out of range")
+
+
 # --- the codec: step records and state deltas -------------------------------------------------
 #
 # A step's outcome is stored as a delta against its parent state:
@@ -207,6 +417,9 @@ class Codec:
     header_decoder: msgspec.msgpack.Decoder
     move_decoder: msgspec.msgpack.Decoder
     position_decoder: msgspec.msgpack.Decoder
+    fight_checks: dict[str, Check]  # Fight field -> the check of a value a delta sets
+    combatant_checks: dict[str, Check]
+    combatant_check: Check | None  # a whole new Combatant
 
     def knows(self, command: object, events: tuple[object, ...]) -> bool:
         return type(command) in self.command_types and all(type(e) in self.event_types for e in events)
@@ -268,31 +481,55 @@ class Codec:
 
     # --- reading ------------------------------------------------------------------------------
     def apply_delta(self, before: Fight, delta: Any) -> Fight:
+        """The state after a delta; FormatProblem if it does not fit `before` or sets a value a file
+        must not hold (every value it sets is checked, unchanged ones were checked before)."""
         cs = before.combatants
         new: list[Combatant] | None = None
+        whole = False  # the combatants or next_id changed: check ids across the state
         if delta.layout is not UNSET:
             new = []
             n = len(cs)
+            taken: set[int] = set()
+            check_combatant = self.combatant_check
             for x in delta.layout:
                 if type(x) is int:
-                    if not 0 <= x < n:
-                        raise FormatProblem(f"combatant {x} does not exist in the state before")
+                    if not 0 <= x < n or x in taken:
+                        raise FormatProblem(f"combatant {x} does not exist in the state before (or comes twice)")
+                    taken.add(x)
                     new.append(cs[x])
                 else:
+                    if check_combatant is not None:
+                        check_combatant(x)
                     new.append(x)
+            whole = True
         if delta.patch:
             if new is None:
                 new = list(cs)
             n = len(new)
+            checks = self.combatant_checks
             for p in delta.patch:
                 i = p.i
                 if not 0 <= i < n:
                     raise FormatProblem(f"a change to combatant {i}, which does not exist")
+                for s in p.sets:
+                    c = checks.get(s.name)
+                    if c is not None:
+                        c(s.v)
                 new[i] = replace(new[i], **{s.name: s.v for s in p.sets})
+        checks = self.fight_checks
+        for s in delta.fight:
+            c = checks.get(s.name)
+            if c is not None:
+                c(s.v)
+            if s.name == "next_id":
+                whole = True
         changes = {s.name: s.v for s in delta.fight}
         if new is not None:
             changes["combatants"] = tuple(new)
-        return replace(before, **changes) if changes else before
+        after = replace(before, **changes) if changes else before
+        if whole:
+            check_ids(after)
+        return after
 
     @staticmethod
     def reshare(before: Fight, full: Fight) -> Fight:
@@ -385,4 +622,13 @@ def _build(cu: Any, eu: Any, key: tuple[tuple[type, ...], tuple[type, ...]]) -> 
         header_decoder=msgspec.msgpack.Decoder(Header),
         move_decoder=msgspec.msgpack.Decoder(Move),
         position_decoder=msgspec.msgpack.Decoder(Position),
+        fight_checks=_field_checks(Fight),
+        combatant_checks=_field_checks(Combatant),
+        combatant_check=struct_checker(Combatant),
     )
+
+
+def _field_checks(cls: type) -> dict[str, Check]:
+    import msgspec.inspect as mi
+
+    return field_checkers(cls, mi.type_info(cls).fields)

@@ -15,11 +15,12 @@ import datetime as dt
 import errno
 import gc
 import os
+import re
 import stat
 import sys
 import zlib
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +53,7 @@ class Loaded:
     version: int = fmt.FORMAT  # the format the file was written in (older ones were upgraded)
     window: bytes = b""  # the compression window after the last good record (the writer goes on from it)
     torn: str = ""  # what was dropped from the end, for the notice ("" = nothing)
+    dropped: list[str] = field(default_factory=list)  # repair only: stretches skipped or cut
 
 
 # --- reading ----------------------------------------------------------------------------------
@@ -108,9 +110,14 @@ def describe_start(data: bytes) -> str:
     return "not a Fracas save file (it does not start with the Fracas signature)"
 
 
-def parse(path: Path, data: bytes) -> Loaded:
+def parse(path: Path, data: bytes, resync: bool = False) -> Loaded:
     """Read a whole journal from bytes. SaveError (one line, with the offset) for anything but a torn
-    tail, which is left out and described in `Loaded.torn`."""
+    tail, which is left out and described in `Loaded.torn`.
+
+    `resync` (for repair only): damage after the header does not stop the read. Bytes that are not a
+    frame are skipped up to the next frame whose header and payload checksums hold, and reading goes
+    on there if that record fits the fight; the first record that does not fit ends the read. What
+    was skipped or cut is listed in `Loaded.dropped`."""
     if not data.startswith(fmt.MAGIC):
         raise SaveError(path, describe_start(data), 0)
     # a history of thousands of states allocates a lot and frees nothing: the cycle collector would
@@ -118,13 +125,25 @@ def parse(path: Path, data: bytes) -> Loaded:
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _parse(path, data)
+        return _parse(path, data, resync)
+    except RecursionError:  # a decoder or check nested too deep: one line, never a traceback
+        raise SaveError(path, "a record is nested too deeply to be a save") from None
     finally:
         if was_enabled:
             gc.enable()
 
 
-def _parse(path: Path, data: bytes) -> Loaded:
+def _problem(exc: BaseException) -> str:
+    """An unexpected decode-time failure in words, without the exception's class name."""
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    if isinstance(exc, MemoryError):
+        return "too large to read"
+    text = " ".join(str(exc).split())[:200]
+    return f"cannot be read ({text})" if text else "cannot be read"
+
+
+def _parse(path: Path, data: bytes, resync: bool = False) -> Loaded:
     mv = memoryview(data)
     n = len(data)
     pos = len(fmt.MAGIC)
@@ -139,6 +158,7 @@ def _parse(path: Path, data: bytes) -> Loaded:
     wsize = header.window
     window = fmt.slide(b"", payload, wsize)
     inflate, compressed = fmt.inflate, fmt.COMPRESSED
+    budget = fmt.inflate_budget(n) - len(payload)  # all records together (a compression bomb stops)
     # the current format decodes straight into typed records; older ones go through `decode`
     c = fmt.codec()
     typed = (
@@ -151,30 +171,44 @@ def _parse(path: Path, data: bytes) -> Loaded:
     nodes = history.nodes
     push = history.push
     apply_delta = c.apply_delta
+    check_fight = fmt.check_fight
     UNSET = msgspec.UNSET
     pos = stop
     records = 1
     since = 0
     torn = ""
+    dropped: list[str] = []
     unpack = fmt.FRAME.unpack_from
     crc32 = zlib.crc32
     size, limit, valid = fmt.FRAME_SIZE, fmt.MAX_RECORD, fmt.VALID_KINDS
     while pos < n:
         # the common case inline; anything unusual goes through _frame_at, which explains it
         body = pos + size
-        if body <= n:
-            length, kind, pcrc, hcrc = unpack(data, pos)
-            stop = body + length
-            if length <= limit and stop <= n and crc32(mv[pos : pos + 9]) == hcrc:
-                payload = mv[body:stop]
-                if crc32(payload) != pcrc or kind not in valid:
-                    got = _frame_at(path, data, mv, pos)
+        try:
+            if body <= n:
+                length, kind, pcrc, hcrc = unpack(data, pos)
+                stop = body + length
+                if length <= limit and stop <= n and crc32(mv[pos : pos + 9]) == hcrc:
+                    payload = mv[body:stop]
+                    if crc32(payload) != pcrc or kind not in valid:
+                        got = _frame_at(path, data, mv, pos)
+                    else:
+                        got = None
                 else:
-                    got = None
+                    got = _frame_at(path, data, mv, pos)
             else:
                 got = _frame_at(path, data, mv, pos)
-        else:
-            got = _frame_at(path, data, mv, pos)
+        except SaveError:
+            if not resync:
+                raise
+            # bytes that are no frame of this journal: skip to the next frame that checks out
+            nxt = _next_frame(data, mv, pos + 1)
+            dropped.append(f"{(nxt if nxt is not None else n) - pos} bytes at offset {pos} that are not a record")
+            if nxt is None:
+                pos = n
+                break
+            pos = nxt
+            continue
         if got is not None:
             if got[0] == "torn":
                 torn = str(got[1])
@@ -183,7 +217,10 @@ def _parse(path: Path, data: bytes) -> Loaded:
         try:
             if kind & compressed:
                 kind &= ~compressed
-                payload = inflate(payload, window)
+                payload = inflate(payload, window, budget)
+            budget -= len(payload)
+            if budget < 0:
+                raise fmt.FormatProblem("the records add up to far more than a save of this size can hold")
             if wsize:
                 window = (window + payload)[-wsize:]
             if typed is not None and kind in typed:
@@ -197,6 +234,7 @@ def _parse(path: Path, data: bytes) -> Loaded:
                     )
                 before = nodes[history.cursor].state
                 if rec.state is not UNSET:
+                    check_fight(rec.state)
                     state = c.reshare(before, rec.state)
                     since = 0
                 elif rec.delta is not UNSET:
@@ -223,13 +261,45 @@ def _parse(path: Path, data: bytes) -> Loaded:
                 raise fmt.FormatProblem("a second header in the middle of the file")
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             name = fmt.KIND_NAMES.get(kind & ~fmt.COMPRESSED, "record")
-            raise SaveError(path, f"{name} record: unreadable: {exc}", pos) from None
+            problem = f"{name} record: unreadable: {exc}"
         except fmt.FormatProblem as exc:
             name = fmt.KIND_NAMES.get(kind & ~fmt.COMPRESSED, "record")
-            raise SaveError(path, f"{name} record: {exc}", pos) from None
-        records += 1
-        pos = stop
-    return Loaded(header, history, pos, n, records, since, version, window, torn)
+            problem = f"{name} record: {exc}"
+        except Exception as exc:  # anything else a hostile record provokes is still one clean line
+            name = fmt.KIND_NAMES.get(kind & ~fmt.COMPRESSED, "record")
+            problem = f"{name} record: {_problem(exc)}"
+        else:
+            records += 1
+            pos = stop
+            continue
+        if not resync:
+            raise SaveError(path, problem, pos)
+        dropped.append(
+            f"{n - pos} bytes from offset {pos} on, whose records do not continue the fight ({problem}); "
+            "the fight up to there is kept"
+        )
+        pos = n
+        break
+    return Loaded(header, history, pos, n, records, since, version, window, torn, dropped)
+
+
+def _next_frame(data: bytes, mv: memoryview, start: int) -> int | None:
+    """The first offset from `start` where a whole frame of a known kind checks out (both CRCs)."""
+    n = len(data)
+    for m in _KIND_BYTE.finditer(data, start + 4):
+        pos = m.start() - 4
+        if pos + fmt.FRAME_SIZE > n:
+            return None
+        length, kind, pcrc, hcrc = fmt.unpack_frame(data, pos)
+        stop = pos + fmt.FRAME_SIZE + length
+        if kind == fmt.HEADER or length > fmt.MAX_RECORD or stop > n or not fmt.header_ok(mv, pos, hcrc):
+            continue
+        if zlib.crc32(mv[pos + fmt.FRAME_SIZE : stop]) == pcrc:
+            return pos
+    return None
+
+
+_KIND_BYTE = re.compile(b"[" + re.escape(bytes(sorted(k for k in fmt.VALID_KINDS if k != fmt.HEADER))) + b"]")
 
 
 def _frame_at(
@@ -274,6 +344,8 @@ def _read_header(path: Path, payload: memoryview, at: int) -> tuple[fmt.Header, 
         version = msgspec.msgpack.decode(payload, type=fmt.Probe).format
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         raise SaveError(path, f"unreadable header: {exc}", at) from None
+    except Exception as exc:  # RecursionError (arrays nested a thousand deep) and the like
+        raise SaveError(path, f"unreadable header: {_problem(exc)}", at) from None
     if version > fmt.FORMAT:
         raise SaveError(
             path,
@@ -306,6 +378,8 @@ def _read_header(path: Path, payload: memoryview, at: int) -> tuple[fmt.Header, 
                 return decoders[kind].decode(data)
             except (msgspec.DecodeError, msgspec.ValidationError) as exc:
                 raise fmt.FormatProblem(f"unreadable: {exc}") from None
+            except Exception as exc:
+                raise fmt.FormatProblem(_problem(exc)) from None
 
     else:
 
@@ -314,18 +388,22 @@ def _read_header(path: Path, payload: memoryview, at: int) -> tuple[fmt.Header, 
                 raw = msgspec.msgpack.decode(data)
             except msgspec.DecodeError as exc:
                 raise fmt.FormatProblem(f"unreadable (format {version}): {exc}") from None
+            except Exception as exc:
+                raise fmt.FormatProblem(f"unreadable (format {version}): {_problem(exc)}") from None
             try:
                 new_kind, raw = fmt.upgrade(kind, raw, version)
             except fmt.FormatProblem:
                 raise
             except Exception as exc:  # old data an upgrade did not expect: a clean error, not a crash
-                raise fmt.FormatProblem(f"cannot upgrade from format {version} ({type(exc).__name__}: {exc})") from None
+                raise fmt.FormatProblem(f"cannot upgrade from format {version}: {_problem(exc)}") from None
             if new_kind != kind:
                 raise fmt.FormatProblem("an upgrade changed the record kind")
             try:
                 return msgspec.convert(raw, types[kind])
             except msgspec.ValidationError as exc:
                 raise fmt.FormatProblem(f"unreadable (format {version}): {exc}") from None
+            except Exception as exc:
+                raise fmt.FormatProblem(f"unreadable (format {version}): {_problem(exc)}") from None
 
     try:
         header = decode(fmt.HEADER, payload)
@@ -333,6 +411,10 @@ def _read_header(path: Path, payload: memoryview, at: int) -> tuple[fmt.Header, 
         raise SaveError(path, f"header: {exc}", at) from None
     if header.ruleset != header.root.ruleset:
         raise SaveError(path, "the header names two different rulesets", at)
+    try:
+        fmt.check_fight(header.root)
+    except fmt.FormatProblem as exc:
+        raise SaveError(path, f"header: {exc}", at) from None
     if not 0 <= header.window <= fmt.MAX_WINDOW:
         raise SaveError(path, f"a compression window of {header.window} bytes is out of range", at)
     try:

@@ -15,6 +15,7 @@ from engine import commands as C
 from engine import new_fight
 from engine.state import Fight
 from saves import cli
+from saves import format as fmt
 from saves.session import Session
 
 
@@ -48,7 +49,11 @@ def test_list(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.cmd_list(ns(dir=tmp_path)) == 0
     assert "No saved fights" in capsys.readouterr().out
     fight(tmp_path / "a.fracas").close()
-    fight(tmp_path / "b.fracas", "Troll \x1b[31mBridge").close()
+    fight(tmp_path / "b.fracas", "Troll Bridge").close()
+    # a hostile file: the engine refuses such a name, the reader too, and the list shows it harmlessly
+    hostile = fmt.new_header(Fight(ruleset="d20", name="Troll \x1b[31mBridge"))
+    (tmp_path / "c.fracas").write_bytes(fmt.MAGIC + fmt.frame(fmt.HEADER, msgspec.msgpack.encode(hostile)))
+    os.utime(tmp_path / "c.fracas", (1_500_000, 1_500_000))
     os.utime(tmp_path / "a.fracas", (1_000_000, 1_000_000))
     (tmp_path / "broken.fracas").write_bytes(b"garbage")
     os.utime(tmp_path / "broken.fracas", (2_000_000, 2_000_000))
@@ -58,7 +63,7 @@ def test_list(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "Last played" in lines[0]
     assert lines[1].endswith("b.fracas") and lines[-3].endswith("a.fracas")
     assert "\x1b" not in out, "a name's escape codes reached the terminal"
-    assert "unreadable" in out and "3 in" in out
+    assert "unreadable" in out and "4 in" in out
     assert cli.cmd_list(ns(dir=tmp_path / "nope")) == 2
     assert len(errors(capsys)) == 1
 

@@ -6,13 +6,18 @@ from __future__ import annotations
 import argparse
 import fcntl
 import os
+import zlib
 from pathlib import Path
+from typing import Any
 
+import msgspec
 import pytest
 
 from engine import RuleError, new_fight
 from engine import commands as C
+from engine.state import Combatant, Fight
 from saves import cli, journal
+from saves import format as fmt
 from saves.errors import SaveError
 from saves.session import Session
 from tests.saves.util import assert_same_history
@@ -182,3 +187,133 @@ def test_appends_go_to_the_journal_end_not_after_foreign_bytes(tmp_path: Path) -
         assert not fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_APPEND
     finally:
         os.close(fd)
+
+
+# --- C and D: hostile values and compression bombs -------------------------------------------
+
+
+def header_raw(fight: Fight | None = None) -> dict[str, Any]:
+    h = fmt.new_header(fight or new_fight("d20", "Hostile", 1))
+    return msgspec.msgpack.decode(msgspec.msgpack.encode(h))
+
+
+def file_of(raw_header: dict[str, Any] | bytes, *records: tuple[int, bytes]) -> bytes:
+    payload = raw_header if isinstance(raw_header, bytes) else msgspec.msgpack.encode(raw_header)
+    out = [fmt.MAGIC, fmt.frame(fmt.HEADER, payload)]
+    out += [fmt.frame(kind, data) for kind, data in records]
+    return b"".join(out)
+
+
+def refused(tmp_path: Path, data: bytes, *words: str) -> str:
+    path = tmp_path / "hostile.fracas"
+    path.write_bytes(data)
+    for readonly in (True, False):
+        with pytest.raises(SaveError) as err:
+            Session.open(path, readonly=readonly)
+        text = str(err.value)
+        assert "\n" not in text and "hostile.fracas" in text and "Error" not in text, text
+        for w in words:
+            assert w in text, text
+    assert path.read_bytes() == data
+    return text
+
+
+def test_arrays_nested_deep_in_a_header_are_one_line(tmp_path: Path) -> None:
+    plain = msgspec.msgpack.encode({**header_raw(), "junk": 0})
+    deep = plain.replace(b"\xa4junk\x00", b"\xa4junk" + b"\x91" * 100_000 + b"\x90")
+    refused(tmp_path, file_of(deep), "nested too deeply")
+
+
+def test_arrays_nested_deep_in_a_record_are_one_line(tmp_path: Path) -> None:
+    step = msgspec.msgpack.encode({"p": 0, "c": {"cmd": "note", "text": "x"}, "junk": 0})
+    deep = step.replace(b"\xa4junk\x00", b"\xa4junk" + b"\x91" * 100_000 + b"\x90")
+    refused(tmp_path, file_of(header_raw(), (fmt.STEP, deep)), "offset")
+
+
+@pytest.mark.parametrize("counter", [2**64 - 1, 2**63, -1])
+def test_a_dice_counter_out_of_range_is_refused(tmp_path: Path, counter: int) -> None:
+    raw = header_raw()
+    raw["root"]["rng"] = {"type": "rng", "seed": 1, "counter": counter}
+    refused(tmp_path, file_of(raw), "header")
+
+
+def test_huge_ints_are_refused(tmp_path: Path) -> None:
+    for field, value in (("round", -(2**63)), ("next_id", 2**63 + 5), ("phase", 2**62 + 1)):
+        raw = header_raw()
+        raw["root"][field] = value
+        text = refused(tmp_path, file_of(raw), "header")
+        # the reader's own check, or the engine's type constraint where it has one
+        assert "out of range" in text or "Expected `int`" in text, text
+
+
+@pytest.mark.parametrize("bad", ["bad id", "c0", "c1\n", "", "x" * 50, "c01"])
+def test_a_bad_combatant_id_is_refused_in_a_header(tmp_path: Path, bad: str) -> None:
+    f = new_fight("d20", "Hostile", 1)
+    f = msgspec.structs.replace(f, combatants=(Combatant(id=bad, name="Gob"),), next_id=2)
+    refused(tmp_path, file_of(header_raw(f)), "header")
+
+
+@pytest.mark.parametrize("setter", [
+    {"f": "current", "v": "bad id"},
+    {"f": "order", "v": ["c1", "bad id"]},
+    {"f": "rng", "v": {"type": "rng", "seed": 0, "counter": 2**64 - 1}},
+    {"f": "name", "v": "Fight\x1b]0;owned\x07"},
+    {"f": "next_id", "v": 0},
+])
+def test_a_bad_value_set_by_a_delta_is_refused(tmp_path: Path, setter: dict[str, Any]) -> None:
+    step = msgspec.msgpack.encode({"p": 0, "c": {"cmd": "note", "text": "x"}, "d": {"f": [setter]}})
+    refused(tmp_path, file_of(header_raw(), (fmt.STEP, step)), "step record")
+
+
+def test_a_bad_combatant_in_a_delta_is_refused(tmp_path: Path) -> None:
+    new = {"type": "combatant", "id": "c1", "name": "Gob", "owner": "not an id"}
+    step = msgspec.msgpack.encode({"p": 0, "c": {"cmd": "note", "text": "x"}, "d": {"l": [new]}})
+    refused(tmp_path, file_of(header_raw(), (fmt.STEP, step)), "step record")
+    twice = {"type": "combatant", "id": "c1", "name": "Gob"}
+    step = msgspec.msgpack.encode({"p": 0, "c": {"cmd": "note", "text": "x"}, "d": {"l": [twice, twice]}})
+    refused(tmp_path, file_of(header_raw(), (fmt.STEP, step)), "two combatants")
+
+
+def test_control_characters_in_a_name_are_refused(tmp_path: Path) -> None:
+    f = msgspec.structs.replace(new_fight("d20", "Hostile", 1), name="Troll \x1b[2J")
+    refused(tmp_path, file_of(header_raw(f)), "control characters")
+
+
+def bomb(window: bytes, size: int) -> bytes:
+    """A step record padded with `size` bytes of note text, deflated against `window`."""
+    raw = msgspec.msgpack.encode({"p": 0, "c": {"cmd": "note", "text": "x" * size}})
+    co = zlib.compressobj(9, zlib.DEFLATED, -15, 8, zdict=window)
+    return co.compress(raw) + co.flush()
+
+
+def test_one_record_inflating_far_beyond_its_size_is_refused(tmp_path: Path) -> None:
+    raw = msgspec.msgpack.encode(header_raw())
+    packed = bomb(fmt.slide(b"", raw, fmt.WINDOW), 8 * 1024 * 1024)
+    assert len(packed) < 20_000
+    refused(tmp_path, file_of(raw, (fmt.STEP | fmt.COMPRESSED, packed)), "inflates to more than")
+
+
+def test_many_small_bombs_stop_at_the_files_budget(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fmt, "INFLATE_FLOOR", 1024 * 1024)  # the same rule, at a size a test can afford
+    raw = msgspec.msgpack.encode(header_raw())
+    window = fmt.slide(b"", raw, fmt.WINDOW)
+    records = []
+    for i in range(40):
+        text = "y" * 60_000
+        step = msgspec.msgpack.encode({"p": i, "c": {"cmd": "note", "text": text}, "d": {}})
+        co = zlib.compressobj(9, zlib.DEFLATED, -15, 8, zdict=window)
+        records.append((fmt.STEP | fmt.COMPRESSED, co.compress(step) + co.flush()))
+        window = fmt.slide(window, step, fmt.WINDOW)
+    refused(tmp_path, file_of(raw, *records), "far more than a save of this size")
+
+
+def test_the_writer_refuses_what_the_reader_would(tmp_path: Path) -> None:
+    s = started(tmp_path / "f.fracas")
+    before = (tmp_path / "f.fracas").read_bytes()
+    # out of the reader's range: refused by the engine (RuleError) or else by the writer (SaveError)
+    with pytest.raises((SaveError, RuleError)) as err:
+        s.apply(C.SetInitiative(who="c1", value=2**62 + 1))
+    assert "\n" not in str(err.value)
+    assert (tmp_path / "f.fracas").read_bytes() == before
+    s.close()
+    assert Session.open(tmp_path / "f.fracas").check_file() == ""
