@@ -16,10 +16,12 @@ from saves.export import export_json, export_markdown, printable
 
 
 def _err(message: str) -> None:
-    print(f"fracas: {printable(message)}", file=sys.stderr)
+    print(f"fracas: {printable(message)}", file=sys.stderr)  # every error line: file names are user text
 
 
 def _out(text: str) -> None:
+    """Text for stdout; callers pass user text through `printable` (the export's data is not text
+    for a terminal line, and goes out as it is)."""
     try:
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -42,7 +44,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         return 1
     infos = list_saves(folder)
     if not infos:
-        _out(f"No saved fights in {folder}.\n")
+        _out(f"No saved fights in {printable(str(folder))}.\n")
         return 0
     rows = [("Last played", "Rules", "Round", "Fight", "File")]
     for i in infos:
@@ -50,7 +52,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         if i.error:
             rows.append((when, "?", "", f"(unreadable: {i.error})", i.path.name))
             continue
-        where = str(i.round) if i.started else "-"
+        where = (str(i.round) if i.started else "-") if i.known else "?"
         if i.ended:
             where += " (ended)"
         name = i.name + (f"  [{i.notice}]" if i.notice else "")
@@ -58,25 +60,30 @@ def cmd_list(args: argparse.Namespace) -> int:
     rows = [tuple(printable(c) for c in r) for r in rows]
     widths = [max(len(r[k]) for r in rows) for k in range(4)]
     lines = ["  ".join(c.ljust(w) for c, w in zip(r[:4], widths, strict=True)) + "  " + r[4] for r in rows]
-    _out("\n".join(line.rstrip() for line in lines) + f"\n\n{len(infos)} in {folder}\n")
+    _out("\n".join(line.rstrip() for line in lines) + f"\n\n{len(infos)} in {printable(str(folder))}\n")
     return 0
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    """Read every record (checksums, types, structure). With --repair, a torn tail is cut off after
-    the whole file is backed up: exactly what opening the fight for play would do."""
+    """Read every record (checksums, types, structure). With --repair, the whole file is backed up,
+    then a torn tail is cut off and damage after the header is skipped, keeping every record before
+    and after it that fits the fight (docs/save-format.md, "Repair")."""
     from saves.session import Session
 
     path = Path(args.file)
+    repair = bool(getattr(args, "repair", False))
+    damage: SaveError | None = None
     try:
         s = Session.open(path, readonly=True)
     except SaveError as exc:
-        _err(str(exc))
-        return 1
-    damaged = bool(s.notices)
-    if damaged and getattr(args, "repair", False):
+        if not repair:
+            _err(str(exc))
+            return 1
+        damage = exc
+    damaged = damage is not None or bool(s.notices)
+    if damaged and repair:
         try:
-            fixed = Session.open(path)
+            fixed = Session.open(path, repair=True)
         except LockedError as exc:
             _err(f"{exc} Close it there before repairing it.")
             return 1
@@ -97,8 +104,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     where = f"round {f.round}" if f.started else "not started"
     branches = len(h.nodes) - len(h.path())
     _out(
-        f"{'damaged' if damaged else 'ok'}: {path}: {f.ruleset} fight '{printable(f.name)}', {where}, "
-        f"{len(h.nodes) - 1} commands ({branches} undone), {size} bytes\n"
+        f"{'damaged' if damaged else 'ok'}: {printable(str(path))}: {printable(f.ruleset)} fight "
+        f"'{printable(f.name)}', {where}, {len(h.nodes) - 1} commands ({branches} undone), {size} bytes\n"
     )
     return 1 if damaged else 0
 
@@ -114,7 +121,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     path = Path(args.file)
     output: Path | None = getattr(args, "output", None)
     if output is not None and output.exists() and output.resolve() == path.resolve():
-        _err(f"{output}: that is the save file itself; choose another output")
+        _err(f"{output}: that is the save file itself; choose another output")  # _err makes it printable
         return 2
     try:
         s = Session.open(path, readonly=True)

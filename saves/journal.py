@@ -634,6 +634,87 @@ def write_at(fd: int, pos: int, data: bytes) -> None:
         pos += done
 
 
+# --- list facts -------------------------------------------------------------------------------
+#
+# `fracas list` and the start screen show each fight's round without reading its journal: a writable
+# session keeps [journal length, round, started, ended, commands] in an extended attribute of the file
+# after every write. It is only a hint: trusted when its length is the file's size (nothing written
+# since), else (or where the file system has no such attributes) the list says the round is unknown.
+FACTS_ATTR = "user.fracas.facts"
+
+
+@dataclass(frozen=True)
+class Facts:
+    round: int
+    started: bool
+    ended: bool
+    commands: int
+
+
+def write_facts(fd: int, end: int, state: Any, commands: int) -> None:
+    setx = getattr(os, "setxattr", None)
+    if setx is None:  # pragma: no cover - not on this platform
+        return
+    value = msgspec.msgpack.encode([end, state.round, state.started, state.ended, commands])
+    with contextlib.suppress(OSError):
+        setx(fd, FACTS_ATTR, value)
+
+
+def read_facts(path: Path, size: int) -> Facts | None:
+    getx = getattr(os, "getxattr", None)
+    if getx is None:  # pragma: no cover
+        return None
+    try:
+        raw = getx(path, FACTS_ATTR)
+        end, rnd, started, ended, commands = msgspec.msgpack.decode(raw[:256], type=tuple[int, int, bool, bool, int])
+    except (OSError, ValueError, msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    if end != size or not 0 <= rnd <= fmt.MAX_INT or not 0 <= commands <= fmt.MAX_INT:
+        return None
+    return Facts(rnd, started, ended, commands)
+
+
+def read_header(path: Path, limit: int = 4 * 1024 * 1024) -> tuple[fmt.Header, os.stat_result]:
+    """Only the header of a save (and the file's stat), reading no more than the header frame: what
+    the list shows. SaveError like a full read for a file that is not a save."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise SaveError(path, describe_kind(path))
+        fd = os.open(path, os.O_RDONLY | _O_CLOEXEC | _O_BINARY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise SaveError(path, f"cannot read the file: {exc.strerror or exc}") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise SaveError(path, describe_kind(path))
+        start = len(fmt.MAGIC) + fmt.FRAME_SIZE
+        head = os.pread(fd, start, 0)
+        if not head.startswith(fmt.MAGIC):
+            raise SaveError(path, describe_start(head), 0)
+        if len(head) < start:
+            raise SaveError(path, "the file ends inside its header: an incomplete save", len(fmt.MAGIC))
+        length = fmt.unpack_frame(head, len(fmt.MAGIC))[0]
+        if length > limit:
+            raise SaveError(path, f"a header of {length} bytes, more than a list reads ({limit})", len(fmt.MAGIC))
+        data = head + os.pread(fd, length, start)
+    except OSError as exc:
+        raise SaveError(path, f"cannot read the file: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    mv = memoryview(data)
+    got = _frame_at(path, data, mv, len(fmt.MAGIC))
+    if got is None or got[0] == "torn":
+        raise SaveError(path, "the file ends inside its header: an incomplete save", len(fmt.MAGIC))
+    _, kind, payload, _ = got
+    if kind != fmt.HEADER:
+        raise SaveError(path, "the first record is not a header", len(fmt.MAGIC))
+    try:
+        header = _read_header(path, payload, len(fmt.MAGIC))[0]
+    except RecursionError:
+        raise SaveError(path, "the header is nested too deeply to be a save", len(fmt.MAGIC)) from None
+    return header, st
+
+
 def history_records(history: History, created: str | None = None) -> tuple[list[bytes], int, bytes]:
     """A whole history as frames (header first, then every node in order, then the position): what
     a rewrite writes. Undo and redo records are folded into the final position. Also returns the

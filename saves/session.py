@@ -23,7 +23,7 @@ from engine.history import Node
 from engine.state import Fight
 from saves import format as fmt
 from saves import journal
-from saves.errors import SaveError
+from saves.errors import LockedError, ReadOnlyError, SaveError
 
 
 class Session:
@@ -45,6 +45,7 @@ class Session:
         # set when the file was lost (replaced, removed, grown) and no copy could be written: the
         # fight lives in memory only and every change is refused until a copy is on disk
         self._lost = ""
+        self._depth = 0  # commands from the start to the cursor (the list facts)
 
     # --- starting -----------------------------------------------------------------------------
     @classmethod
@@ -60,7 +61,8 @@ class Session:
         payload = c.encode(header)
         try:
             header = c.header_decoder.decode(payload)  # the fight as it will read back
-        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            fmt.check_fight(header.root)
+        except (msgspec.DecodeError, msgspec.ValidationError, fmt.FormatProblem) as exc:
             raise SaveError(path, f"this fight cannot be saved: {exc}") from None
         if path.exists() or path.is_symlink():
             raise SaveError(path, "a file with this name already exists; not overwriting it")
@@ -79,14 +81,18 @@ class Session:
         s._fd, s._end, s._codec = fd, len(data), c
         s._wsize = header.window
         s._window = fmt.slide(b"", payload, header.window)
+        s._facts()
         return s
 
     @classmethod
-    def open(cls, path: Path, readonly: bool = False) -> Session:
+    def open(cls, path: Path, readonly: bool = False, repair: bool = False) -> Session:
         """A save file with its whole history, the cursor where the GM left it.
 
         Writable: the file is locked (LockedError if another app has it) and a torn last record is
-        cut off after the whole file is backed up. Read-only: the file is only read, never locked.
+        cut off after the whole file is backed up. ReadOnlyError when the file can be read but not
+        written (permissions, a read-only disk, a folder where no backup can go). Read-only: the file
+        is only read, never locked. `repair` (writable only, `fracas check --repair`): damage after
+        the header is skipped too, keeping every record that fits, after the same backup.
         """
         path = Path(path)
         if readonly:
@@ -104,17 +110,19 @@ class Session:
         fd = journal.open_locked(path)
         try:
             data = journal.read_file(path, fd)
-            loaded = journal.parse(path, data)
+            loaded = journal.parse(path, data, resync=repair)
             notices: list[str] = []
             end, since, window = loaded.end, loaded.since_checkpoint, loaded.window
-            if loaded.torn or loaded.version != fmt.FORMAT:
-                why = (
-                    loaded.torn
-                    or f"an older save (format {loaded.version}) was upgraded to format {fmt.FORMAT}"
-                )
+            if loaded.torn or loaded.dropped or loaded.version != fmt.FORMAT:
+                whys = [*loaded.dropped, loaded.torn]
+                if loaded.version != fmt.FORMAT:
+                    whys.append(f"an older save (format {loaded.version}) was upgraded to format {fmt.FORMAT}")
+                why = "; ".join(w for w in whys if w)
                 try:
                     saved = journal.backup(path, data)
-                    if loaded.version != fmt.FORMAT:
+                    if loaded.version != fmt.FORMAT or loaded.dropped:
+                        # a whole new journal: records after a skipped stretch were read with the
+                        # window they were written with, and are written again with their new one
                         chunks, since, window = journal.history_records(
                             loaded.history, created=loaded.header.created
                         )
@@ -124,7 +132,7 @@ class Session:
                     real = Path(os.path.realpath(path))
                     new_fd = journal.atomic_write(real, chunks, overwrite=True, keep_locked=True)
                 except OSError as exc:
-                    raise SaveError(
+                    raise ReadOnlyError(
                         path, f"{why}, but the file could not be rewritten ({exc.strerror or exc}); open it read-only"
                     ) from None
                 assert new_fd is not None
@@ -140,6 +148,20 @@ class Session:
         s.notices = notices
         s._fd, s._end, s._codec, s._since = fd, end, fmt.codec(), since
         s._window, s._wsize = window, loaded.header.window
+        s._depth = len(loaded.history.path()) - 1
+        s._facts()
+        return s
+
+    @classmethod
+    def open_or_readonly(cls, path: Path) -> Session:
+        """Open for writing if possible; if another Fracas has the file (LockedError) or it cannot
+        be written (ReadOnlyError), open it read-only with a notice saying why."""
+        try:
+            return cls.open(path)
+        except (LockedError, ReadOnlyError) as exc:
+            why = exc.problem
+        s = cls.open(path, readonly=True)
+        s.notices.insert(0, f"opened read-only: {why}")
         return s
 
     # --- playing ------------------------------------------------------------------------------
@@ -164,12 +186,19 @@ class Session:
             full = self._since >= fmt.CHECKPOINT_EVERY and state.round != before.round
             payload = c.step_record(self.history.cursor, before, state, command, events, full)
             try:
-                c.step_decoder.decode(payload)  # a record that would not read back must never be written
-            except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+                # a record that would not read back (types, or the values the reader checks) is never written
+                rec = c.step_decoder.decode(payload)
+                if rec.state is not msgspec.UNSET:
+                    fmt.check_fight(rec.state)
+                else:
+                    c.apply_delta(before, rec.delta)
+            except (msgspec.DecodeError, msgspec.ValidationError, fmt.FormatProblem) as exc:
                 raise SaveError(self.path, f"this command cannot be saved ({exc}); nothing was changed") from None
             self._write(fmt.STEP, payload)
             self._since = 0 if full else self._since + 1
         self.history.push(state, command, events)
+        self._depth += 1
+        self._facts()
         return events
 
     def undo(self) -> Node | None:
@@ -180,7 +209,10 @@ class Session:
             return None
         if self._fd is not None:
             self._write(fmt.UNDO, fmt.codec().encode(fmt.Move(parent)))
-        return self.history.undo()
+        node = self.history.undo()
+        self._depth -= 1
+        self._facts()
+        return node
 
     def redo(self) -> Node | None:
         self._writable()
@@ -189,7 +221,10 @@ class Session:
             return None
         if self._fd is not None:
             self._write(fmt.REDO, fmt.codec().encode(fmt.Move(nxt)))
-        return self.history.redo()
+        node = self.history.redo()
+        self._depth += 1
+        self._facts()
+        return node
 
     def save_as(self, path: Path) -> None:
         """Write the whole fight (history included) to a new file and carry on there. The new file is
@@ -229,6 +264,8 @@ class Session:
         self.path, self.readonly, self.header, self._lost = path, False, header, ""
         self._fd, self._end, self._codec, self._since = fd, sum(len(x) for x in chunks), fmt.codec(), since
         self._window, self._wsize = window, header.window
+        self._depth = len(self.history.path()) - 1
+        self._facts()
 
     # --- the file under the fight -------------------------------------------------------------
     def check_file(self) -> str:
@@ -357,6 +394,11 @@ class Session:
         self.close()
 
     # --- internals ----------------------------------------------------------------------------
+    def _facts(self) -> None:
+        """What `fracas list` shows, kept beside the file so the list never reads the journal."""
+        if self._fd is not None:
+            journal.write_facts(self._fd, self._end, self.history.state, self._depth)
+
     def _writable(self) -> None:
         if self.readonly:
             raise RuleError("This fight is open read-only.")

@@ -4,6 +4,7 @@ bombs; hostile values; read-only files; terminal output. Each test fails without
 from __future__ import annotations
 
 import argparse
+import errno
 import fcntl
 import os
 import zlib
@@ -18,8 +19,9 @@ from engine import commands as C
 from engine.state import Combatant, Fight
 from saves import cli, journal
 from saves import format as fmt
-from saves.errors import SaveError
+from saves.errors import ReadOnlyError, SaveError
 from saves.session import Session
+from saves.store import list_saves, save_info
 from tests.saves.util import assert_same_history
 
 
@@ -317,3 +319,198 @@ def test_the_writer_refuses_what_the_reader_would(tmp_path: Path) -> None:
     assert (tmp_path / "f.fracas").read_bytes() == before
     s.close()
     assert Session.open(tmp_path / "f.fracas").check_file() == ""
+
+
+# --- B: foreign bytes inside a file, and repair ------------------------------------------------
+
+
+def frame_starts(data: bytes) -> list[int]:
+    out, pos = [], len(fmt.MAGIC)
+    while pos < len(data):
+        out.append(pos)
+        pos += fmt.FRAME_SIZE + fmt.unpack_frame(data, pos)[0]
+    return out
+
+
+def test_repair_keeps_the_records_before_and_after_a_foreign_stretch(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "f.fracas"
+    s = started(path)
+    for i in range(6):
+        s.apply(C.Damage(who="c2", amount=1 + i % 3))
+        s.apply(C.NextTurn())
+    s.undo()
+    s.close()
+    good = path.read_bytes()
+    at = frame_starts(good)[7]
+    foreign = b"\x00garbage from another program\xff" * 3
+    bad = good[:at] + foreign + good[at:]
+    path.write_bytes(bad)
+    assert cli.cmd_check(ns(file=path, repair=False)) == 1 and path.read_bytes() == bad
+    capsys.readouterr()
+    assert cli.cmd_check(ns(file=path, repair=True)) == 0
+    out = capsys.readouterr().out
+    assert f"{len(foreign)} bytes at offset {at}" in out and "repaired" in out
+    (backup,) = tmp_path.glob("*.bak")
+    assert backup.read_bytes() == bad
+    back = Session.open(path, readonly=True)
+    assert back.notices == []
+    assert_same_history(s.history, back.history)  # every record, before and after the stretch
+
+
+def test_repair_keeps_the_prefix_when_what_follows_cannot_continue(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "f.fracas"
+    s = started(path)
+    for _ in range(4):
+        s.apply(C.Damage(who="c2", amount=1))
+    s.close()
+    good = path.read_bytes()
+    starts = frame_starts(good)
+    at = starts[4]  # overwrite a whole record: the ones after it no longer fit the fight
+    bad = bytearray(good)
+    bad[at : starts[5]] = b"\xee" * (starts[5] - at)
+    path.write_bytes(bytes(bad))
+    assert cli.cmd_check(ns(file=path, repair=True)) == 0
+    out = capsys.readouterr().out
+    assert "do not continue the fight" in out and "kept" in out
+    back = Session.open(path, readonly=True)
+    assert len(back.history.nodes) == 4  # the root and the three steps before the damage
+    for a, b in zip(back.history.nodes, s.history.nodes, strict=False):
+        assert a.state == b.state and a.command == b.command
+
+
+def test_repair_never_guesses_about_the_header(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "f.fracas"
+    started(path).close()
+    bad = bytearray(path.read_bytes())
+    bad[len(fmt.MAGIC) + 20] ^= 0xFF
+    path.write_bytes(bytes(bad))
+    assert cli.cmd_check(ns(file=path, repair=True)) == 1
+    assert len(capsys.readouterr().err.splitlines()) == 1
+    assert path.read_bytes() == bytes(bad) and not list(tmp_path.glob("*.bak"))
+
+
+# --- E: read-only files ---------------------------------------------------------------------------
+
+
+def refuse_writes(monkeypatch: pytest.MonkeyPatch, err: int, paths: tuple[Path, ...] = ()) -> None:
+    """os.open failing with `err` for writing (root ignores file modes, so chmod cannot show this)."""
+    real = os.open
+
+    def fake(path: Any, flags: int, *a: Any, **k: Any) -> int:
+        writing = flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT)
+        if writing and (not paths or any(str(path).startswith(str(p)) for p in paths)):
+            raise OSError(err, os.strerror(err), str(path))
+        return real(path, flags, *a, **k)
+
+    monkeypatch.setattr(os, "open", fake)
+
+
+@pytest.mark.parametrize("err", [errno.EACCES, errno.EPERM, errno.EROFS])
+def test_a_file_that_cannot_be_written_is_a_read_only_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, err: int
+) -> None:
+    path = tmp_path / "f.fracas"
+    started(path).close()
+    refuse_writes(monkeypatch, err)
+    with pytest.raises(ReadOnlyError) as exc:
+        Session.open(path)
+    assert "read-only" in str(exc.value) and "\n" not in str(exc.value)
+    s = Session.open_or_readonly(path)
+    assert s.readonly and s.notices[0].startswith("opened read-only: ")
+    assert len(s.history.nodes) == 4
+
+
+def test_a_torn_file_in_a_read_only_folder_is_a_read_only_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "f.fracas"
+    started(path).close()
+    data = path.read_bytes()
+    path.write_bytes(data[:-3])  # a torn tail: opening for writing needs a backup next to it
+    real = os.open
+
+    def fake(p: Any, flags: int, *a: Any, **k: Any) -> int:
+        if flags & os.O_CREAT:  # the file itself opens, nothing new can be created in the folder
+            raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(p))
+        return real(p, flags, *a, **k)
+
+    monkeypatch.setattr(os, "open", fake)
+    with pytest.raises(ReadOnlyError):
+        Session.open(path)
+    s = Session.open_or_readonly(path)
+    assert s.readonly and s.notices[0].startswith("opened read-only: ") and len(s.notices) == 2
+    assert path.read_bytes() == data[:-3]
+
+
+def test_open_or_readonly_when_another_fracas_has_it(tmp_path: Path) -> None:
+    path = tmp_path / "f.fracas"
+    app = started(path)
+    s = Session.open_or_readonly(path)
+    assert s.readonly and "another running Fracas" in s.notices[0]
+    app.close()
+    w = Session.open_or_readonly(path)
+    assert not w.readonly and w.notices == []
+
+
+# --- C: the list reads headers only -----------------------------------------------------------------
+
+
+def test_list_reads_headers_and_the_list_facts(tmp_path: Path) -> None:
+    s = started(tmp_path / "a.fracas")
+    s.apply(C.NextTurn())
+    s.undo()
+    info = save_info(tmp_path / "a.fracas")
+    assert (info.name, info.ruleset, info.known, info.started, info.round) == ("Test fight", "d20", True, True, 1)
+    assert info.commands == 3 and info.size == (tmp_path / "a.fracas").stat().st_size
+    s.close()
+    # a copy without the facts (or with stale ones) says so instead of guessing
+    (tmp_path / "b.fracas").write_bytes((tmp_path / "a.fracas").read_bytes())
+    info = save_info(tmp_path / "b.fracas")
+    assert info.name == "Test fight" and not info.known and info.round == 0
+    with open(tmp_path / "a.fracas", "ab") as f:
+        f.write(b"x")
+    assert not save_info(tmp_path / "a.fracas").known
+
+
+def test_listing_a_16_mb_bomb_is_quick(tmp_path: Path) -> None:
+    raw = msgspec.msgpack.encode(header_raw())
+    window = fmt.slide(b"", raw, fmt.WINDOW)
+    packed = bomb(window, 8 * 1024 * 1024)
+    records = [(fmt.STEP | fmt.COMPRESSED, packed)] * (16 * 1024 * 1024 // len(packed))
+    path = tmp_path / "bomb.fracas"
+    path.write_bytes(file_of(raw, *records))
+    started(tmp_path / "good.fracas").close()
+    import time
+    import tracemalloc
+
+    tracemalloc.start()
+    t = time.perf_counter()
+    infos = list_saves(tmp_path)
+    took = time.perf_counter() - t
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert took < 0.5 and peak < 5 * 1024 * 1024, (took, peak)
+    assert [i.path.name for i in infos if not i.error] == ["bomb.fracas", "good.fracas"] or len(infos) == 2
+    with pytest.raises(SaveError):  # and opening it is refused, not a memory blow-up
+        Session.open(path, readonly=True)
+
+
+# --- F: terminal output ----------------------------------------------------------------------------
+
+
+def test_paths_are_printable_in_check_and_list(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "evil\x1b]0;title\x07"
+    folder.mkdir()
+    path = folder / "f\x1b[2J.fracas"
+    started(path).close()
+    assert cli.cmd_check(ns(file=path, repair=False)) == 0
+    assert cli.cmd_list(ns(dir=folder)) == 0
+    empty = tmp_path / "empty\x1b[31m"
+    empty.mkdir()
+    assert cli.cmd_list(ns(dir=empty)) == 0
+    got = capsys.readouterr()
+    assert "\x1b" not in got.out and "\x07" not in got.out and "\x1b" not in got.err
