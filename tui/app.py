@@ -75,11 +75,11 @@ class FracasApp(App[None]):
         config_path: Path | None = None,
     ) -> None:
         super().__init__()
-        from tui.actions import known_ids
+        from tui.actions import default_keys, known_ids
 
         self.session: Session | None = session
         self.show_start = start_screen or session is None
-        self.settings = cfgmod.load(config_path, known_ids())
+        self.settings = cfgmod.load(config_path, known_ids(), default_keys())
         self.save_failed = ""  # the last save error, shown in the header until a save succeeds
         self._owned: list[Session] = []  # sessions this app opened (and so must close)
         self._clash_reported = False
@@ -87,6 +87,7 @@ class FracasApp(App[None]):
         self._gc_timer: Timer | None = None
         self._typeahead: list[events.Key] | None = None
         self._typeahead_timer: Timer | None = None
+        self._held_by: Screen | None = None  # the dialog whose enter (or escape) holds the keys after it
         self._initial_theme()
 
     # --- start-up -----------------------------------------------------------------------------
@@ -231,6 +232,7 @@ class FracasApp(App[None]):
 
     async def release_typeahead(self) -> None:
         keys, self._typeahead = self._typeahead, None
+        self._held_by = None
         if self._typeahead_timer is not None:
             self._typeahead_timer.stop()
             self._typeahead_timer = None
@@ -240,10 +242,45 @@ class FracasApp(App[None]):
     async def on_event(self, event: events.Event) -> None:
         # the main screen's keys are priority bindings, so the key that opens a dialog has run its
         # action (and called expect_dialog) before the next key is looked at here
-        if isinstance(event, events.Key) and not event.is_forwarded and self._typeahead is not None:
-            self._typeahead.append(event)
-            return
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            if self._typeahead is not None:
+                self._typeahead.append(event)
+                return
+            self._hold_after(event)
         await super().on_event(event)
+
+    # --- type-ahead out of dialogs ------------------------------------------------------------
+    # "m hello enter n": enter reaches the note's field, which tells the dialog, which applies and
+    # closes, each a message later; the "n" typed meanwhile would land in the field ("hellon") and
+    # the turn would not move on. From enter (or escape) on, keys are held until the dialog has
+    # applied, refused or closed (dialog_settled), then go, in order, to what is on screen.
+
+    def _hold_after(self, event: events.Key) -> None:
+        try:
+            screen = self.screen
+        except Exception:  # no screen yet
+            return
+        if not getattr(screen, "HOLDS_KEYS", False):
+            return
+        submit = self._keymap.get("dialog_submit", "ctrl+s").split(",")
+        cancel = self._keymap.get("dialog_cancel", "escape").split(",")
+        if event.key in ("enter", *submit, *cancel):
+            self._held_by = screen
+            self.expect_dialog()  # the key itself goes on; the ones after it wait
+
+    def dialog_settled(self, dialog: Screen) -> None:
+        """A dialog has done what enter or escape asked: let the held keys go."""
+        if self._held_by is not dialog:
+            return
+        self._held_by = None
+        if self._typeahead is None:
+            return
+        top = self.screen
+        if top is dialog:
+            self.call_later(self.release_typeahead)  # refused: the keys carry on in the dialog
+        elif not getattr(top, "HOLDS_KEYS", False):
+            self.call_after_refresh(self.release_typeahead)  # to the screen below, once it is back
+        # else another dialog opened (the table's dice, the outcome): it takes them once it has focus
 
     # --- sessions -----------------------------------------------------------------------------
     def open_session(self, session: Session, owned: bool = True) -> None:

@@ -569,19 +569,21 @@ class CosmereAttackDialog(_AttackBase):
     @on(Choice.Changed, "#attacker")
     def _not_self(self, event: Choice.Changed) -> None:
         # another attacker: it is not its own target (the box ticked for the first one's foe may be it)
-        box = self.query(f"#t-{event.choice.value}")
-        if box:
-            box.first(Tick).value = False
+        box = self.box("t", event.choice.value)
+        if box is not None:
+            box.value = False
 
     def fields(self) -> ComposeResult:
         from engine.rules.cosmere_combat import DEFENSES
 
         yield self.attacker_row()
         first = self.default_target()  # the one picked in the tracker, else the first standing foe
-        for c in self.fight.combatants:
+        # the boxes' ids are positions: a combatant id comes from a file and need not be a valid id
+        self._slots = {c.id: i for i, c in enumerate(self.fight.combatants)}
+        for i, c in enumerate(self.fight.combatants):
             yield Horizontal(
-                Tick(literal(c.name), c.id == first, id=f"t-{c.id}", compact=True),
-                Tick("cannot sense it", id=f"u-{c.id}", compact=True),
+                Tick(literal(c.name), c.id == first, id=f"t-{i}", compact=True),
+                Tick("cannot sense it", id=f"u-{i}", compact=True),
                 classes="row",
             )
         yield row("Skill modifier", field("0", id="modifier", number=True))
@@ -611,25 +613,37 @@ class CosmereAttackDialog(_AttackBase):
         yield row("Table d20 (optional)", field(placeholder="empty: the app rolls; 14, or 17 5", id="given"))
         yield row("Table damage dice", field(placeholder="each die: 6, or 3 5", id="damage_given"))
 
+    def box(self, kind: str, cid: str) -> Tick | None:
+        """The target box ("t") or cannot-sense box ("u") of combatant `cid`, if it has one."""
+        i = getattr(self, "_slots", {}).get(cid)
+        found = self.query(f"#{kind}-{i}") if i is not None else None
+        return found.first(Tick) if found else None
+
+    def ticked(self, kind: str, cid: str) -> bool:
+        box = self.box(kind, cid)
+        return box is not None and box.value
+
     def initial_focus(self) -> None:
         if self.preset or table_rolls(self.fight, self.who):
             super().initial_focus()
             return
         # the targets come first: tick them with space, tab to move on; the cursor starts on the
         # first standing foe's box
-        foe = self.default_target()
-        boxes = self.query(f"#t-{foe}") if foe else self.query(Checkbox)
-        if boxes:
+        foe = self.box("t", self.default_target())
+        boxes = self.query(Checkbox)
+        if foe is not None:
+            foe.focus()
+        elif boxes:
             boxes.first().focus()
 
     def build(self) -> Command:
         from engine.rules.cosmere_combat import CosmereAttack
 
         everyone = [c.id for c in self.fight.combatants]
-        targets = tuple(cid for cid in everyone if self.checked(f"t-{cid}"))
+        targets = tuple(cid for cid in everyone if self.ticked("t", cid))
         if not targets:
             raise FormError("Tick at least one target.")
-        unsensed = tuple(cid for cid in targets if self.checked(f"u-{cid}"))
+        unsensed = tuple(cid for cid in targets if self.ticked("u", cid))
         return CosmereAttack(
             self.attacker,
             targets,
@@ -718,7 +732,7 @@ class CosmereOutcomeDialog(Dialog):
         a = self.target
         focus = a.pool("focus")
         have = focus.current if focus else 0
-        for r in self.results:
+        for i, r in enumerate(self.results):
             line = literal(r.target_name)
             line.append(f": {r.total} vs {r.defense} (d20 {r.natural}) ")
             line.append("HIT" if r.outcome == "hit" else "miss", style="bold")
@@ -727,7 +741,7 @@ class CosmereOutcomeDialog(Dialog):
             yield Static(line, classes="wide-label")
             if r.outcome == "miss" and r.sensed and self.cmd.damage:
                 label = f"graze it: 1 focus (of {have}), {self.dice} damage"
-                yield Tick(label, id=f"g-{r.target}", compact=True)
+                yield Tick(label, id=f"g-{i}", compact=True)  # a position: ids never come from data
         if any(r.outcome == "hit" for r in self.results):
             yield Tick("critical: spend an Opportunity (damage dice at their maximum)", id="critical", compact=True)
         if self.cmd.ally and self.cmd.damage and any(r.outcome == "miss" for r in self.results):
@@ -744,8 +758,14 @@ class CosmereOutcomeDialog(Dialog):
         else:
             self.query_one("#ok").focus()
 
+    def graze_box(self, cid: str) -> Tick | None:
+        """The graze box of target `cid` (ids are positions in the results)."""
+        i = next((i for i, r in enumerate(self.results) if r.target == cid), None)
+        found = self.query(f"#g-{i}") if i is not None else None
+        return found.first(Tick) if found else None
+
     def build(self) -> Command:
-        graze = tuple(r.target for r in self.results if self.query(f"#g-{r.target}") and self.checked(f"g-{r.target}"))
+        graze = tuple(r.target for i, r in enumerate(self.results) if self.query(f"#g-{i}") and self.checked(f"g-{i}"))
         critical = bool(self.query("#critical")) and self.checked("critical")
         ally_graze = bool(self.query("#ally_graze")) and self.checked("ally_graze")
         return replace(self.cmd, graze=graze, critical=critical, ally_graze=ally_graze)

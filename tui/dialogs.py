@@ -8,12 +8,14 @@ so none of this costs anything at start-up.
 
 from __future__ import annotations
 
+import functools
+import logging
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
@@ -33,6 +35,8 @@ from tui.text import clean, literal, span
 
 if TYPE_CHECKING:
     from tui.app import FracasApp
+
+log = logging.getLogger("fracas.tui")
 
 
 class FormError(ValueError):
@@ -210,6 +214,23 @@ def field(value: str = "", placeholder: str = "", *, id: str, number: bool = Fal
     return Input(value, placeholder=placeholder, id=id, compact=True)
 
 
+def _settling(fn: Callable[..., None]) -> Callable[..., None]:
+    """Wrap a dialog's submit or cancel: a bug inside it is one line in the dialog, not a crash, and
+    afterwards the keys the app held since enter (or escape) are let go (FracasApp.dialog_settled)."""
+
+    @functools.wraps(fn)
+    def run(self: Dialog, *args: Any, **kwargs: Any) -> None:
+        try:
+            fn(self, *args, **kwargs)
+        except Exception as exc:  # a bug, not the GM's doing: the fight is untouched
+            self.internal_error(exc)
+        finally:
+            self.fracas.dialog_settled(self)
+
+    run._settles = True  # type: ignore[attr-defined]
+    return run
+
+
 class Dialog(ModalScreen[None]):
     DEFAULT_CSS = """
     Dialog { align: center middle; background: $background; }
@@ -246,9 +267,23 @@ class Dialog(ModalScreen[None]):
     HINT = "enter or ctrl+s: apply · space: tick · esc: cancel · tab: next field"
     ANNOUNCE = True  # say what happened in a notification (the log may be hidden on a small screen)
 
+    # keys typed after enter or escape are held by the app until this dialog has applied, refused or
+    # closed (FracasApp.on_event): they belong to whatever is on screen then
+    HOLDS_KEYS = True
+
     def __init__(self, who: str = "") -> None:
         super().__init__()
         self.who = who
+        self._opened = False  # set once on screen: a failure before that closes the dialog
+        self._failed = False
+        self._build_error: Exception | None = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name in ("action_submit", "action_cancel"):
+            fn = cls.__dict__.get(name)
+            if fn is not None and not getattr(fn, "_settles", False):
+                setattr(cls, name, _settling(fn))
 
     @property
     def fracas(self) -> FracasApp:
@@ -278,10 +313,20 @@ class Dialog(ModalScreen[None]):
         raise NotImplementedError
 
     def compose(self) -> ComposeResult:
+        # a failure while building (a bad entry in a file, a bug) is reported once mounted, and the
+        # dialog closes: Textual would otherwise end the app
+        try:
+            heading = self.heading()
+        except Exception as exc:
+            heading, self._build_error = Text(""), exc
         with Vertical(id="dialog"):
-            yield Static(self.heading(), id="heading")
+            yield Static(heading, id="heading")
             with VerticalScroll(id="fields", can_focus=False):
-                yield from self.fields()
+                if self._build_error is None:
+                    try:
+                        yield from self.fields()
+                    except Exception as exc:
+                        self._build_error = exc
             yield Static(id="error")
             with Horizontal(id="buttons"):
                 yield Button(self.OK, id="ok", variant="primary", compact=True)
@@ -290,7 +335,41 @@ class Dialog(ModalScreen[None]):
 
     def on_screen_resume(self) -> None:
         # focus is placed by now: keys typed while the dialog was opening come in
+        self._opened = True
         self.call_after_refresh(self.fracas.release_typeahead)
+
+    # messages a key can turn into; once handled, what enter (or escape) was going to do is done
+    _SETTLING = (Input.Submitted, OptionList.OptionSelected, Button.Pressed)
+
+    async def _on_message(self, message: Message) -> None:
+        """Every handler of the dialog runs here: one that fails (a bad entry in a file, a bug) is a
+        line in the dialog, or a notice and the dialog closed if it was still being built, never the
+        end of the app."""
+        try:
+            await super()._on_message(message)
+        except Exception as exc:
+            if self._build_error is None:
+                self.internal_error(exc)
+        if isinstance(message, events.Mount) and self._build_error is not None:
+            self.internal_error(self._build_error)  # its own on_mount may have failed too: this is why
+        if isinstance(message, self._SETTLING):
+            self.fracas.dialog_settled(self)
+
+    def internal_error(self, exc: Exception) -> None:
+        log.exception("dialog %s failed", type(self).__name__)
+        what = f"Internal error ({type(exc).__name__}): {clean(str(exc))}"
+        if self._failed:
+            return  # already closed for it: one notice is enough
+        if not self._opened or not self.is_attached or not self.query("#error"):
+            # broken while being built: nothing on it can be trusted; the screen below carries on
+            self._failed = True
+            self.fracas.notify(f"Could not open the dialog. {what}", severity="error", timeout=10, markup=False)
+            if self.is_attached and self.app.screen is self:
+                self.dismiss()
+            self.fracas.dialog_settled(self)
+            self.fracas.call_after_refresh(self.fracas.release_typeahead)  # keys typed meanwhile go on
+            return
+        self.show_error(what + " Nothing was changed.")
 
     def value(self, wid: str) -> str:
         return self.query_one(f"#{wid}", Input).value
@@ -343,9 +422,11 @@ class Dialog(ModalScreen[None]):
     def _cancel(self) -> None:
         self.action_cancel()
 
+    @_settling
     def action_cancel(self) -> None:
         self.dismiss()
 
+    @_settling
     def action_submit(self) -> None:
         try:
             cmds = self.build()
@@ -503,11 +584,15 @@ class ConditionDialog(Dialog):
         ol.clear_options()
         q = query.strip().lower()
         names = self._catalog()
+        # option ids are counters, never names (a name need not be unique or a valid id)
+        self._names: dict[str, str] = {}
 
         def entry(name: str, desc: str) -> Option:
             t = span(name, "bold")
             t.append(f"  {desc}", style="dim")
-            return Option(t, id=f"cat:{name}")
+            oid = f"cat-{len(self._names)}"
+            self._names[oid] = name
+            return Option(t, id=oid)
 
         # names that start with what was typed, then names containing it, then a new name, then
         # conditions whose description mentions it
@@ -558,8 +643,8 @@ class ConditionDialog(Dialog):
         ol = self.query_one("#catalog", OptionList)
         opt = ol.highlighted_option
         typed = self.value("search").strip()
-        if opt is not None and opt.id and opt.id.startswith("cat:"):
-            return opt.id[4:]
+        if opt is not None and opt.id in getattr(self, "_names", {}):
+            return self._names[opt.id]
         if typed:
             return typed
         raise FormError("Which condition? Type a name or pick one from the list.")
@@ -611,10 +696,12 @@ class RemoveConditionDialog(Dialog):
         from tui.views import remaining
 
         opts = []
-        for cond in self.target.conditions:
+        # positions, not names: two conditions of one name (from a file) must not clash
+        self._names = [cond.name for cond in self.target.conditions]
+        for i, cond in enumerate(self.target.conditions):
             t = literal(cond.name, "bold")
             t.append(f"  {remaining(f, cond)}", style="dim")
-            opts.append(Option(t, id=cond.name))
+            opts.append(Option(t, id=f"cond-{i}"))
         yield OptionList(*opts, id="conditions")
 
     def on_mount(self) -> None:
@@ -628,10 +715,10 @@ class RemoveConditionDialog(Dialog):
         self.action_submit()
 
     def build(self) -> Command:
-        opt = self.query_one("#conditions", OptionList).highlighted_option
-        if opt is None or opt.id is None:
+        i = self.query_one("#conditions", OptionList).highlighted
+        if i is None or not 0 <= i < len(self._names):
             raise FormError("Pick the condition to end.")
-        return C.RemoveCondition(self.who, opt.id)
+        return C.RemoveCondition(self.who, self._names[i])
 
 
 # --- combatants --------------------------------------------------------------------------------
@@ -796,22 +883,29 @@ class StartDialog(Dialog):
     def fields(self) -> ComposeResult:
         f = self.fight
         rid = self.rules.id
-        for c in f.combatants:
+        # ids are positions (slot): a combatant id comes from a file and need not be a valid widget id
+        for i, c in enumerate(f.combatants):
             widgets: list[Widget] = []
             if rid != "ninephase":
-                widgets.append(Tick(Text("surprised"), id=f"surprised-{c.id}", compact=True))
+                widgets.append(Tick(Text("surprised"), id=f"surprised-{i}", compact=True))
                 if not (rid == "d20" and c.owner):
                     hint = "the die rolled at the table" if table_rolls(f, c.id) else "die rolled (optional)"
-                    widgets.append(field(placeholder=hint, id=f"init-{c.id}", number=True))
+                    widgets.append(field(placeholder=hint, id=f"init-{i}", number=True))
             name = literal(c.name)
             yield Horizontal(Static(name, classes="label"), *widgets, classes="row")
+
+    def slot(self, cid: str) -> int:
+        """The position of combatant `cid`: its fields' ids are "surprised-<slot>" and "init-<slot>"."""
+        return next(i for i, c in enumerate(self.fight.combatants) if c.id == cid)
 
     def on_mount(self) -> None:
         # the table rolls for a side: the cursor starts on the first die to type
         f = self.fight
-        first = next((c for c in f.combatants if self.query(f"#init-{c.id}") and table_rolls(f, c.id)), None)
+        first = next(
+            (i for i, c in enumerate(f.combatants) if self.query(f"#init-{i}") and table_rolls(f, c.id)), None
+        )
         if first is not None:
-            self.query_one(f"#init-{first.id}", Input).focus()
+            self.query_one(f"#init-{first}", Input).focus()
         else:
             self.query_one("#ok", Button).focus()
 
@@ -819,13 +913,13 @@ class StartDialog(Dialog):
         f = self.fight
         surprised = []
         initiative = []
-        for c in f.combatants:
-            if self.query(f"#surprised-{c.id}") and self.checked(f"surprised-{c.id}"):
+        for i, c in enumerate(f.combatants):
+            if self.query(f"#surprised-{i}") and self.checked(f"surprised-{i}"):
                 surprised.append(c.id)
-            if self.query(f"#init-{c.id}"):
+            if self.query(f"#init-{i}"):
                 # no range here: the engine checks the die and says what it can show
-                v = optional_int(self.value(f"init-{c.id}"), f"{clean(c.name)}'s die")
-                self.require_dice(c.id, "initiative", f"init-{c.id}")
+                v = optional_int(self.value(f"init-{i}"), f"{clean(c.name)}'s die")
+                self.require_dice(c.id, "initiative", f"init-{i}")
                 if v is not None:
                     initiative.append((c.id, (v,)))
         return C.StartFight(tuple(initiative), tuple(surprised))
@@ -1065,14 +1159,19 @@ class ActivityDialog(Dialog):
 
         f = self.fight
         opts = []
-        for a in K.catalog(f):
+        # option ids are positions, never names: two entries (or two channels) of one name are possible
+        self._picks: dict[str, str] = {}  # option id -> "cat:<name>" / "stop:<activity>" / "adhoc"
+        for i, a in enumerate(K.catalog(f)):
             t = literal(a.name, "bold")
             t.append(f"  {K.spec_text(a)}", style="dim")
-            opts.append(Option(t, id=f"cat:{a.name}"))
-        for ch in self.target.channels:
+            opts.append(Option(t, id=f"cat-{i}"))
+            self._picks[f"cat-{i}"] = f"cat:{a.name}"
+        for i, ch in enumerate(self.target.channels):
             if getattr(ch, "status", "") == "":
-                opts.append(Option(Text("Stop the channel: ") + literal(ch.activity), id=f"stop:{ch.activity}"))
+                opts.append(Option(Text("Stop the channel: ") + literal(ch.activity), id=f"stop-{i}"))
+                self._picks[f"stop-{i}"] = f"stop:{ch.activity}"
         opts.append(Option(Text("Another activity (fill in below)"), id="adhoc"))
+        self._picks["adhoc"] = "adhoc"
         yield OptionList(*opts, id="activities")
         yield row(
             "Weapon Speed Factor",
@@ -1120,14 +1219,19 @@ class ActivityDialog(Dialog):
 
     @on(OptionList.OptionSelected)
     def _picked(self) -> None:
-        opt = self.query_one("#activities", OptionList).highlighted_option
-        if opt is not None and opt.id == "adhoc":
+        oid = self._picked_id()
+        if oid == "adhoc":
             self.query_one("#name", Input).focus()
             return
-        if opt is not None and self._needs_speed(opt.id or "") and not self.value("speed").strip():
+        if self._needs_speed(oid) and not self.value("speed").strip():
             self.query_one("#speed", Input).focus()
             return
         self.action_submit()
+
+    def _picked_id(self) -> str:
+        """What the highlighted option stands for: "cat:<name>", "stop:<activity>", "adhoc" or ""."""
+        opt = self.query_one("#activities", OptionList).highlighted_option
+        return self._picks.get(opt.id or "", "") if opt is not None else ""
 
     def _spec(self, oid: str) -> Any:
         from engine.rules import ninephase_catalog as K
@@ -1139,8 +1243,7 @@ class ActivityDialog(Dialog):
         return bool(spec is not None and spec.weapon)
 
     def _update(self) -> None:
-        opt = self.query_one("#activities", OptionList).highlighted_option
-        oid = opt.id if opt is not None and opt.id else ""
+        oid = self._picked_id()
         self.query_one("#adhoc-fields").set_class(oid != "adhoc", "hidden")
         self.query_one("#row-speed").set_class(not self._needs_speed(oid), "hidden")
         for wid in ("#row-resource", "#row-amount"):
@@ -1163,8 +1266,7 @@ class ActivityDialog(Dialog):
         from engine.rules import ninephase_catalog as K
         from engine.state import ActivitySpec
 
-        opt = self.query_one("#activities", OptionList).highlighted_option
-        oid = opt.id if opt is not None and opt.id else ""
+        oid = self._picked_id()
         if oid.startswith("cat:"):
             speed = optional_int(self.value("speed"), "Speed Factor", 1, 9) if self._needs_speed(oid) else None
             resource, amount = self._resource()

@@ -94,3 +94,23 @@ def notifications(pilot: Pilot) -> list[str]:
 def dialog_error(pilot: Pilot) -> str:
     err = pilot.app.screen.query_one("#error", Static)
     return str(err.render()) if err.has_class("-shown") else ""
+
+
+async def burst(pilot: Pilot, *keys: str, settle: float = 0.3) -> None:
+    """Keys as a fast typist (or a paste) delivers them: all queued at once, with no pause for the
+    app to catch up between them (pilot.press waits for the app to go idle after every key)."""
+    from textual import events
+    from textual.app import _character_to_key
+
+    app = pilot.app
+    driver = app._driver
+    assert driver is not None
+    for key in keys:
+        if len(key) == 1 and not key.isalnum():
+            key = _character_to_key(key)
+        char = key if len(key) == 1 else {"enter": "\r", "space": " ", "tab": "\t"}.get(key)
+        event = events.Key(key, char)
+        event.set_sender(app)
+        driver.send_message(event)
+    await pilot.pause(settle)
+    await pilot.pause()

@@ -99,15 +99,15 @@ async def test_cosmere_attack_starts_on_the_first_standing_foes_box(tmp_path: Pa
         await pilot.press("w")
         assert isinstance(app.screen, CosmereAttackDialog)
         foe = next(c for c in s.state.combatants if c.side != "party")
-        assert app.screen.focused is app.screen.query_one(f"#t-{foe.id}")
-        assert app.screen.checked(f"t-{foe.id}")  # ticked: enter attacks it
+        assert app.screen.focused is app.screen.box("t", foe.id)
+        assert app.screen.ticked("t", foe.id)  # ticked: enter attacks it
         await pilot.press("space")
-        assert not app.screen.checked(f"t-{foe.id}")
+        assert not app.screen.ticked("t", foe.id)
         # switching the attacker to that foe unticks it: no one is its own target
         await pilot.press("space")
         app.screen.query_one("#attacker").value = foe.id
         await pilot.pause()
-        assert not app.screen.checked(f"t-{foe.id}")
+        assert not app.screen.ticked("t", foe.id)
 
 
 @sync
@@ -213,15 +213,15 @@ async def test_cosmere_graze_and_critical_in_one_command(tmp_path: Path) -> None
         before = s.state
         await pilot.press("w")
         assert isinstance(app.screen, CosmereAttackDialog)
-        app.screen.query_one(f"#t-{w1}").value = True
+        app.screen.box("t", w1).value = True
         await fill(pilot, "modifier", "4")
         # d20 + 4 against Physical 14: 10 or more, 11 faces
         assert "hit 55%" in odds_text(app)
-        app.screen.query_one(f"#t-{w2}").value = True
-        app.screen.query_one(f"#u-{w2}").value = True  # cannot sense it: disadvantage, no graze
+        app.screen.box("t", w2).value = True
+        app.screen.box("u", w2).value = True  # cannot sense it: disadvantage, no graze
         await pilot.pause()
         assert "no graze" in odds_text(app) and "30.25%" in odds_text(app)
-        app.screen.query_one(f"#u-{w2}").value = False
+        app.screen.box("u", w2).value = False
         await fill(pilot, "damage", "1d8")
         await fill(pilot, "given", "10")  # 14: hits both (Physical 14)
         await fill(pilot, "damage_given", "3")
@@ -240,7 +240,7 @@ async def test_cosmere_graze_and_critical_in_one_command(tmp_path: Path) -> None
         assert s.state == before
         # now a miss on one, grazed for 1 focus
         await pilot.press("w")
-        app.screen.query_one(f"#t-{w1}").value = True
+        app.screen.box("t", w1).value = True
         await fill(pilot, "modifier", "4")
         await fill(pilot, "damage", "1d8")
         await fill(pilot, "given", "3")
@@ -249,7 +249,7 @@ async def test_cosmere_graze_and_critical_in_one_command(tmp_path: Path) -> None
         await pilot.pause()
         assert isinstance(app.screen, CosmereOutcomeDialog)
         assert not app.screen.query("#critical")  # nothing hit: no critical to choose
-        app.screen.query_one(f"#g-{w1}").value = True
+        app.screen.graze_box(w1).value = True
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert isinstance(app.screen, MainScreen), dialog_error(pilot)
@@ -272,7 +272,7 @@ async def test_cosmere_reactive_strike_spends_reaction_and_focus(tmp_path: Path)
         assert isinstance(app.screen, CosmereAttackDialog)
         assert app.screen.query_one("#attacker").value == w1
         app.screen.query_one("#attacker").value = cid(s, "Kaladin")
-        app.screen.query_one(f"#t-{w1}").value = True
+        app.screen.box("t", w1).value = True
         app.screen.query_one("#use").value = "reaction"
         await fill(pilot, "modifier", "4")
         await fill(pilot, "damage", "1d6")

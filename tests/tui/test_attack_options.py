@@ -34,6 +34,12 @@ async def pick(pilot, wid: str, value) -> None:  # type: ignore[no-untyped-def]
     await pilot.pause()
 
 
+async def tick_target(pilot, target: str) -> None:  # type: ignore[no-untyped-def]
+    """Tick the Cosmere target box of combatant `target` (the boxes' ids are positions)."""
+    pilot.app.screen.box("t", target).value = True
+    await pilot.pause()
+
+
 def last_command(s):  # type: ignore[no-untyped-def]
     return s.history.nodes[s.history.cursor].command
 
@@ -152,7 +158,7 @@ async def test_cosmere_range_and_distance_give_the_disadvantage_or_refuse_before
         before = s.state
         await pilot.press("w")
         assert isinstance(app.screen, CosmereAttackDialog)
-        await pick(pilot, f"t-{w1}", True)
+        await tick_target(pilot, w1)
         await fill(pilot, "modifier", "4")
         # a melee attack's reach is 5 ft unless given
         await fill(pilot, "distance", "10")
@@ -168,7 +174,7 @@ async def test_cosmere_range_and_distance_give_the_disadvantage_or_refuse_before
         await fill(pilot, "distance", "zero")
         assert "Distance: give feet" in odds_text(app)
         # two targets, one distance each (in the order ticked on screen)
-        await pick(pilot, f"t-{w2}", True)
+        await tick_target(pilot, w2)
         await fill(pilot, "distance", "15 45")
         odds = odds_text(app)
         assert "Parshendi Warrior 1 at 15 ft: hit 55%" in odds
@@ -206,7 +212,7 @@ async def test_cosmere_ally_next_to_the_target_and_the_complication_that_grazes_
         ally = dlg.query_one("#ally")
         # only Kaladin's own side: not Kaladin, not a foe
         assert [v for _, v in ally.options] == ["", shallan, cid(s, "Bridge Four Spearman")]
-        await pick(pilot, f"t-{w1}", True)
+        await tick_target(pilot, w1)
         await pick(pilot, "ally", shallan)
         assert "Only a ranged attack raises the stakes" in odds_text(app)
         await pick(pilot, "kind", "ranged")
@@ -233,7 +239,7 @@ async def test_cosmere_ally_next_to_the_target_and_the_complication_that_grazes_
         assert s.state == before
         # a hit leaves no Complication box; neither does an attack with no ally
         await pilot.press("w")
-        await pick(pilot, f"t-{w1}", True)
+        await tick_target(pilot, w1)
         await pick(pilot, "kind", "ranged")
         await pick(pilot, "ally", shallan)
         await fill(pilot, "modifier", "4")
@@ -246,7 +252,7 @@ async def test_cosmere_ally_next_to_the_target_and_the_complication_that_grazes_
         await pilot.press("escape")
         await pilot.pause()
         await pilot.press("w")
-        await pick(pilot, f"t-{w1}", True)
+        await tick_target(pilot, w1)
         await fill(pilot, "given", "3")
         await fill(pilot, "damage", "1d6")
         await fill(pilot, "damage_given", "4")

@@ -51,8 +51,8 @@ async def test_start_with_entered_initiative_and_surprise(tmp_path: Path) -> Non
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("s")
         dialog = app.screen
-        dialog.query_one(f"#surprised-{captain}").value = True
-        dialog.query_one(f"#init-{brannoc}").value = "3"
+        dialog.query_one(f"#surprised-{dialog.slot(captain)}").value = True
+        dialog.query_one(f"#init-{dialog.slot(brannoc)}").value = "3"
         await pilot.press("ctrl+s")
         f = s.state
         assert f.started
