@@ -281,3 +281,60 @@ OTHER_IDS = (
 
 def known_ids() -> frozenset[str]:
     return frozenset(a.id for a in ACTIONS if a.keys is not None) | frozenset(OTHER_IDS)
+
+
+# where each binding of OTHER_IDS applies, and its default keys: a key the settings file gives a
+# binding is checked against every binding that can be reached in the same place
+OTHER_KEYS: dict[str, tuple[str, str]] = {
+    "quit": ("app", "ctrl+q"),
+    "palette": ("app", "ctrl+p"),
+    "up": ("tracker", "up,k"),
+    "down": ("tracker", "down,j"),
+    "page_up": ("tracker", "pageup"),
+    "page_down": ("tracker", "pagedown"),
+    "first": ("tracker", "home"),
+    "last": ("tracker", "end"),
+    "scroll_up": ("pane", "up,k"),
+    "scroll_down": ("pane", "down,j"),
+    "scroll_page_up": ("pane", "pageup"),
+    "scroll_page_down": ("pane", "pagedown"),
+    "scroll_top": ("pane", "home"),
+    "scroll_bottom": ("pane", "end"),
+    "dialog_cancel": ("dialog", "escape"),
+    "dialog_submit": ("dialog", "ctrl+s"),
+    "dialog_enter": ("dialog", "enter"),
+    "choice_previous": ("choice", "left"),
+    "choice_next": ("choice", "right,space"),
+    "tick": ("tick", "space"),
+    "catalog_down": ("dialog", "down"),
+    "catalog_up": ("dialog", "up"),
+    "help_close": ("help", "escape,question_mark,q"),
+    "start_reload": ("start", "ctrl+r"),
+    "start_back": ("start", "escape"),
+}
+# Textual's own bindings, which cannot be remapped: on every screen (focus moves, copy; ctrl+c)
+RESERVED_KEYS: dict[str, str] = {
+    "tab": "focus the next field",
+    "shift+tab": "focus the previous field",
+    "ctrl+c": "copy / quit help",
+    "super+c": "copy",
+}
+# the places whose bindings can be reached together (the main screen's keys are priority bindings,
+# so they shadow the tracker's and the panes'; a dialog's shadow its choosers' and boxes')
+OVERLAPS: dict[str, frozenset[str]] = {
+    "main": frozenset({"main", "tracker", "pane"}),
+    "tracker": frozenset({"main", "tracker"}),
+    "pane": frozenset({"main", "pane"}),
+    "dialog": frozenset({"dialog", "choice", "tick"}),
+    "choice": frozenset({"dialog", "choice"}),
+    "tick": frozenset({"dialog", "tick"}),
+    "help": frozenset({"help"}),
+    "start": frozenset({"start"}),
+}
+
+
+def default_keys() -> dict[str, tuple[str, str]]:
+    """Every binding id the settings file may remap: (where it applies, its default keys)."""
+    out = {a.id: ("main", a.keys) for a in ACTIONS if a.keys is not None}
+    out.update(OTHER_KEYS)
+    return out

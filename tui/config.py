@@ -11,6 +11,7 @@ one line and left untouched: the app then runs on defaults and does not overwrit
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -40,20 +41,64 @@ class Config:
     writable: bool = True  # False when the file exists but could not be read: never clobber it
 
 
-def load(path: Path | None = None, known_ids: frozenset[str] = frozenset()) -> Config:
+class _Unreadable(Exception):
+    """The settings file cannot be used; the message is the whole sentence."""
+
+
+def _read(path: Path) -> bytes | None:
+    """The file's bytes, or None when there is no file. Only a regular file is read, and never more
+    than MAX_BYTES + 1 bytes of it: a FIFO would block the start (O_NONBLOCK, then fstat on the
+    opened descriptor, so a link swapped in between is caught too), a link to /dev/zero or
+    /dev/urandom would be read for ever."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise _Unreadable(f"Cannot read {path}: {exc.strerror or exc}; using the defaults.") from exc
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise _Unreadable(f"{path} is not a regular file; using the defaults.")
+        too_big = f"{path} is larger than {MAX_BYTES // 1024} KiB; using the defaults."
+        if st.st_size > MAX_BYTES:
+            raise _Unreadable(too_big)
+        chunks: list[bytes] = []
+        got = 0
+        while got <= MAX_BYTES:
+            chunk = os.read(fd, MAX_BYTES + 1 - got)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            got += len(chunk)
+        if got > MAX_BYTES:
+            raise _Unreadable(too_big)  # it grew after fstat
+        return b"".join(chunks)
+    except OSError as exc:
+        raise _Unreadable(f"Cannot read {path}: {exc.strerror or exc}; using the defaults.") from exc
+    finally:
+        os.close(fd)
+
+
+def load(
+    path: Path | None = None,
+    known_ids: frozenset[str] = frozenset(),
+    defaults: dict[str, tuple[str, str]] | None = None,
+) -> Config:
+    """The settings, with every problem as one line in `problems` (never an exception).
+
+    `defaults`: binding id -> (where it applies, its default keys), to refuse a key that is no key,
+    or that another binding reachable in the same place already has (tui.actions.default_keys)."""
     path = path or default_path()
     cfg = Config(path)
     try:
-        raw = path.read_bytes()[: MAX_BYTES + 1]
-    except FileNotFoundError:
-        return cfg
-    except OSError as exc:
+        raw = _read(path)
+    except _Unreadable as exc:
         cfg.writable = False
-        cfg.problems.append(f"Cannot read {path}: {exc.strerror or exc}; using the defaults.")
+        cfg.problems.append(str(exc))
         return cfg
-    if len(raw) > MAX_BYTES:
-        cfg.writable = False
-        cfg.problems.append(f"{path} is larger than {MAX_BYTES // 1024} KiB; using the defaults.")
+    if raw is None:
         return cfg
     try:
         import tomllib  # only when there is a settings file to read
@@ -61,7 +106,15 @@ def load(path: Path | None = None, known_ids: frozenset[str] = frozenset()) -> C
         data = tomllib.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         cfg.writable = False
-        cfg.problems.append(f"{path} is not valid TOML ({exc}); using the defaults.")
+        cfg.problems.append(f"{path} is not valid TOML ({_short(exc)}); using the defaults.")
+        return cfg
+    except RecursionError:
+        cfg.writable = False
+        cfg.problems.append(f"{path} is nested too deeply to read; using the defaults.")
+        return cfg
+    except Exception as exc:  # whatever the parser trips on, the app starts on the defaults
+        cfg.writable = False
+        cfg.problems.append(f"{path} cannot be read ({type(exc).__name__}); using the defaults.")
         return cfg
     theme = data.get("theme")
     if theme is not None:
@@ -83,10 +136,116 @@ def load(path: Path | None = None, known_ids: frozenset[str] = frozenset()) -> C
             cfg.keys[bid] = ",".join(k.strip() for k in value.split(",") if k.strip())
     if bad:
         cfg.problems.append(f"{path}: unknown binding id(s) {', '.join(sorted(bad))} (see ? for the list).")
+    if defaults:
+        _check_keys(cfg, defaults)
     unknown = set(data) - {"theme", "keys"}
     if unknown:
         cfg.problems.append(f"{path}: unknown setting(s) {', '.join(sorted(unknown))} ignored.")
     return cfg
+
+
+def _short(exc: Exception) -> str:
+    text = str(exc)
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+# --- key names and clashes ---------------------------------------------------------------------
+
+MODIFIERS = frozenset({"ctrl", "shift", "alt", "meta", "super", "hyper"})
+
+
+def key_name(key: str) -> str | None:
+    """The key as Textual names it ("?" is "question_mark"), or None when Textual has no such key."""
+    from textual.keys import KEY_NAME_REPLACEMENTS, KEY_TO_UNICODE_NAME, Keys, _character_to_key
+
+    *mods, base = key.split("+") if key != "+" else ["+"]
+    if not base or any(m not in MODIFIERS for m in mods) or len(set(mods)) != len(mods):
+        return None
+    if len(base) == 1:
+        if not base.isprintable() or base.isspace():
+            return None
+        base = _character_to_key(base)
+    else:
+        named = {k.value for k in Keys if "+" not in k.value and not k.value.startswith("<")}
+        if base not in named and base not in KEY_TO_UNICODE_NAME and base not in KEY_NAME_REPLACEMENTS.values():
+            import unicodedata
+
+            try:
+                char = unicodedata.lookup(base.replace("_", " ").upper())
+            except KeyError:
+                return None
+            if len(char) != 1 or not char.isprintable() or _character_to_key(char) != base:
+                return None
+    return "+".join([*mods, base])
+
+
+def _check_keys(cfg: Config, defaults: dict[str, tuple[str, str]]) -> None:
+    """Refuse (with one line each, naming the key and both bindings) a remapped binding whose key is
+    no key, or is taken by another binding that can be reached in the same place (a reserved key of
+    Textual's, ctrl+q, ctrl+p, another remapped binding). A refused binding keeps its own keys."""
+    from tui.actions import OVERLAPS, RESERVED_KEYS
+
+    where = f"{cfg.path}"
+    wanted: dict[str, list[str]] = {}
+    for bid, value in list(cfg.keys.items()):
+        names = []
+        for key in value.split(","):
+            name = key_name(key)
+            if name is None:
+                cfg.problems.append(f"{where}: keys.{bid}: '{key}' is not a key name; {bid} keeps its keys.")
+                break
+            names.append(name)
+        else:
+            wanted[bid] = names
+            continue
+        del cfg.keys[bid]
+
+    def default_of(bid: str) -> list[str]:
+        return [key_name(k) or k for k in defaults.get(bid, ("", ""))[1].split(",") if k]
+
+    def meets(a: str, b: str) -> bool:
+        sa, sb = defaults.get(a, ("", ""))[0], defaults.get(b, ("", ""))[0]
+        return "app" in (sa, sb) or sb in OVERLAPS.get(sa, frozenset({sa}))
+
+    for bid in sorted(wanted):
+        key = next((k for k in wanted[bid] if k in RESERVED_KEYS), None)
+        if key is not None:
+            what = RESERVED_KEYS[key]
+            cfg.problems.append(f"{where}: keys.{bid}: '{key}' is Textual's own key ({what}); {bid} keeps its keys.")
+            del wanted[bid]
+    # a refused binding goes back to its own keys, which may be what another one was given: again
+    # until nothing changes
+    changed = True
+    while changed:
+        changed = False
+        for bid in sorted(wanted):
+            if bid not in wanted:
+                continue  # refused earlier in this pass, with the other one of a pair
+            clash = None
+            for other in sorted(defaults):
+                if other == bid or not meets(bid, other):
+                    continue
+                theirs = wanted.get(other) or default_of(other)
+                key = next((k for k in wanted[bid] if k in theirs), None)
+                if key is not None:
+                    clash = (key, other)
+                    break
+            if clash is None:
+                continue
+            key, other = clash
+            if other in wanted:  # one key given to two bindings: neither gets it
+                cfg.problems.append(
+                    f"{where}: '{key}' is given to both {bid} and {other}; both keep their own keys."
+                )
+                del wanted[other]
+            else:
+                taken = f"'{key}' is already the key of {other}"
+                cfg.problems.append(f"{where}: keys.{bid}: {taken}; {bid} keeps its keys.")
+            del wanted[bid]
+            changed = True
+    for bid in list(cfg.keys):
+        if bid not in wanted:
+            del cfg.keys[bid]
 
 
 def _toml_string(s: str) -> str:
