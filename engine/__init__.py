@@ -8,7 +8,8 @@ from engine.core import apply, new_fight
 from engine.errors import RuleError
 from engine.events import Event, describe, event_union
 from engine.history import History
-from engine.rules import REGISTRY, get_ruleset
+from engine.rules import REGISTRY
+from engine.ruleset import Ruleset, get_ruleset, register_ruleset, ruleset_ids
 from engine.state import Combatant, Fight
 from engine.validate import validate_fight
 
@@ -20,11 +21,14 @@ __all__ = [
     "Fight",
     "History",
     "RuleError",
+    "Ruleset",
     "apply",
     "command_union",
     "event_union",
     "describe",
     "get_ruleset",
     "new_fight",
+    "register_ruleset",
+    "ruleset_ids",
     "validate_fight",
 ]

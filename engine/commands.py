@@ -289,7 +289,6 @@ def register_command(cls: type[Command]) -> type[Command]:
 
 
 def command_union() -> object:
-    """The tagged union of every command type known now, for msgspec decoders."""
-    import engine.rules  # noqa: F401  (rulesets register their own commands on import)
-
+    """The tagged union of every command type known now, for msgspec decoders (importing `engine`
+    registers the engine's rulesets and their commands first)."""
     return Union[tuple(COMMAND_TYPES)]  # noqa: UP007

@@ -7,15 +7,17 @@ old state is untouched by construction, never half-applied.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 from msgspec.structs import replace
 
 from engine import commands as C
 from engine import events as E
-from engine.dice import DiceRoll, roll
+from engine.dice import Rng, parse, roll
 from engine.errors import RuleError
 from engine.limits import check_command
-from engine.rules.base import Events, Handler, Ruleset, get_ruleset, remove_condition
+from engine.mechanics import EffectRolled, amount_or_roll, take_damage
+from engine.ruleset import Events, Handler, Ruleset, get_ruleset, remove_condition
 from engine.state import Combatant, Condition, Duration, Fight, Pool, put, set_pool
 from engine.text import check_line, check_multiline
 
@@ -25,8 +27,6 @@ MAX_TEXT = 2000
 
 
 def new_fight(ruleset: str, name: str = "Fight", seed: int = 0) -> Fight:
-    from engine.dice import Rng
-
     get_ruleset(ruleset)
     return Fight(ruleset=ruleset, name=clean_name(name, "fight name"), rng=Rng(seed & ((1 << 63) - 1), 0))
 
@@ -102,26 +102,6 @@ def _started(f: Fight) -> None:
         raise RuleError("The fight has not started yet: start it first.")
     if f.ended:
         raise RuleError("The fight is over.")
-
-
-def amount_or_roll(
-    f: Fight, amount: int | None, dice: str, given: tuple[int, ...] | None, what: str
-) -> tuple[int, DiceRoll | None, Fight]:
-    """A number as typed, or a dice expression rolled from the fight's random state."""
-    if amount is not None and dice:
-        raise RuleError(f"Give the {what} as a number or as dice, not both.")
-    if amount is None:
-        if not dice:
-            raise RuleError(f"How much {what}? Give a number or a dice expression.")
-        r, rng = roll(dice, f.rng, given)
-        return max(0, r.total), r, (f if given is not None else replace(f, rng=rng))
-    if given is not None:
-        raise RuleError(f"Entered dice need a dice expression for the {what}.")
-    if amount < 0:
-        raise RuleError(f"The {what} cannot be negative ({amount}).")
-    if amount > 1_000_000:
-        raise RuleError(f"{amount} is too much {what}.")
-    return amount, None, f
 
 
 # --- generic handlers -------------------------------------------------------------------------
@@ -289,35 +269,6 @@ def _damage(rs: Ruleset, f: Fight, cmd: C.Damage, ev: Events) -> Fight:
     return rs.damage_taken(f, f.get(c.id), amount, cmd, ev)
 
 
-def take_damage(rs: Ruleset, c: Combatant, amount: int, pool: str = "") -> tuple[Combatant, str]:
-    """The health tracks in the ruleset's order (or the one asked for first); on each, its temporary
-    health goes before the track itself (nine-phase: Grit, then the temporary points, then Hit Points)."""
-    order = list(rs.damage_order)
-    if pool:
-        keys = [p.key for p in c.health]
-        if pool not in keys:
-            raise RuleError(f"{c.name} has no '{pool}' track (it has {', '.join(keys)}).")
-        order = [pool] + [k for k in order if k != pool]
-    left = amount
-    health = c.health
-    parts: list[str] = []
-    for key in order:
-        p = next((x for x in health if x.key == key), None)
-        if p is None or left <= 0:
-            continue
-        absorbed = min(p.temp, left)
-        left -= absorbed
-        take = min(p.current, left) if key != order[-1] else left
-        cur = max(0, p.current - take)
-        left -= take
-        health = set_pool(health, Pool(p.key, cur, p.max, p.temp - absorbed))
-        if absorbed:
-            parts.append(f"{absorbed} absorbed by temporary {key}")
-        if len(c.health) > 1 and take:
-            parts.append(f"{take} to {key}")
-    return replace(c, health=health), ", ".join(parts)
-
-
 def _heal(rs: Ruleset, f: Fight, cmd: C.Heal, ev: Events) -> Fight:
     c = f.get(cmd.who)
     amount, r, f = amount_or_roll(f, cmd.amount, cmd.dice, cmd.given, "healing")
@@ -388,8 +339,6 @@ def _add_condition(rs: Ruleset, f: Fight, cmd: C.AddCondition, ev: Events) -> Fi
     if cmd.source:
         f.get(cmd.source)
     if cmd.dice:
-        from engine.dice import parse
-
         parse(cmd.dice)
     canonical = next((k for k in rs.conditions if k.lower() == name.lower()), name)
     if not 0 <= cmd.dc <= 100:
@@ -546,3 +495,25 @@ _GENERIC: dict[type, Callable[..., Fight]] = {
     C.Setting: _setting,
     C.EndFight: _end,
 }
+
+
+class RollDue(NamedTuple):
+    """A roll a command is about to make on its own: who rolls, for what, and the dice."""
+
+    who: str
+    what: str
+    expr: str
+
+
+def rolls_due(f: Fight, cmd: C.Command) -> tuple[RollDue, ...]:
+    """The rolls `cmd` would make on its own (start-of-turn effects), found by a dry run.
+
+    `apply` is pure, so this changes nothing: the app calls it before sending NextTurn / StartTurn /
+    StartFight, asks the table for these dice when the table rolls, and sends them in `rolls`.
+    A command that would be refused gives no rolls (the real command will say why).
+    """
+    try:
+        _, events = apply(f, cmd)
+    except RuleError:
+        return ()
+    return tuple(RollDue(e.who, e.what, e.roll.expr) for e in events if isinstance(e, EffectRolled))

@@ -85,7 +85,7 @@ class DiceRoll(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="d
     def text(self) -> str:
         """A compact reading of the roll for the log: `2d6+3 = [4, 5]+3 = 12`."""
         if self.entered and not self.terms and self.constant == 0:
-            # only the total was entered (see engine.rules.rolls.given_total): no dice to show
+            # only the total was entered (see engine.mechanics.given_total): no dice to show
             return f"{self.expr} = {self.total} (entered total)"
         parts: list[str] = []
         for t in self.terms:

@@ -248,8 +248,6 @@ def register_event(cls: type[Event]) -> type[Event]:
 
 
 def event_union() -> object:
-    import engine.rules  # noqa: F401
-
     return Union[tuple(EVENT_TYPES)]  # noqa: UP007
 
 

@@ -11,7 +11,7 @@ import msgspec
 import pytest
 
 from engine.commands import _BUILTIN, COMMAND_TYPES, GivenRoll, command_union
-from engine.rules.base import REGISTRY, get_ruleset
+from engine.ruleset import REGISTRY, get_ruleset
 from engine.state import ActivitySpec
 from tui.cli import main
 

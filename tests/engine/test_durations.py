@@ -9,7 +9,7 @@ from msgspec.structs import replace
 from engine import RuleError, describe
 from engine import commands as C
 from engine import events as E
-from engine.rules.base import REGISTRY, Ruleset, begin_turn, finish_turn
+from engine.ruleset import REGISTRY, Ruleset, begin_turn, finish_turn
 from engine.state import Duration
 from tests.engine.support import add, by_name, cid, of, play, setup
 

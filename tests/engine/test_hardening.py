@@ -78,10 +78,10 @@ def test_notes_keep_newlines_and_tabs_but_no_other_control(bad: str) -> None:
 
 
 def test_the_rulesets_own_commands_are_checked_too() -> None:
-    from engine.rules.cosmere_combat import CosmereAttack
-    from engine.rules.d20_combat import D20Attack, Ready
-    from engine.rules.ninephase_catalog import DefineActivity, DoActivity, StopChannel
-    from engine.rules.warhammer_combat import Attack, Critical
+    from engine.rules.cosmere.combat import CosmereAttack
+    from engine.rules.d20.combat import D20Attack, Ready
+    from engine.rules.ninephase.catalog import DefineActivity, DoActivity, StopChannel
+    from engine.rules.warhammer.combat import Attack, Critical
 
     d = setup("d20", add("A"), add("B"))
     refused(d, D20Attack("c1", "c2", label="axe\x1b[2J"), "control")
@@ -128,7 +128,7 @@ def test_every_text_and_list_field_of_every_command_has_a_cap() -> None:
             # an id field is capped by the id syntax itself
             with pytest.raises(RuleError, match="at most|At most|No combatant"):
                 check_command(cmd)
-    from engine.rules.ninephase_catalog import DefineActivity
+    from engine.rules.ninephase.catalog import DefineActivity
     from engine.state import ActivitySpec
 
     for spec in (ActivitySpec("x" * 81), ActivitySpec("x", note="x" * 2001)):
@@ -186,8 +186,8 @@ def test_dice_take_ascii_digits_only(text: str) -> None:
 
 
 def test_unicode_digits_do_not_count_as_feet_or_ranges() -> None:
-    from engine.rules.cosmere_combat import RANGE
-    from engine.rules.d20_combat import moved_feet
+    from engine.rules.cosmere.combat import RANGE
+    from engine.rules.d20.combat import moved_feet
 
     assert moved_feet("Move ٣٠ ft") == 0 and moved_feet("Move 30 ft") == 30
     assert RANGE.fullmatch("٢٠/٦٠") is None and RANGE.fullmatch("20/60") is not None

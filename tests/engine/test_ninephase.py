@@ -7,7 +7,7 @@ import pytest
 from engine import RuleError, get_ruleset
 from engine import commands as C
 from engine import events as E
-from engine.rules import ninephase_catalog as K
+from engine.rules.ninephase import catalog as K
 from tests.engine.support import add, by_name, cid, frozen_copy, log, of, play, setup
 
 

@@ -7,7 +7,7 @@ import pytest
 from engine import RuleError
 from engine import commands as C
 from engine import events as E
-from engine.rules.warhammer import success_levels
+from engine.rules.warhammer.ruleset import success_levels
 from tests.engine.support import add, by_name, cid, frozen_copy, names, of, play, setup
 
 

@@ -11,7 +11,7 @@ import pytest
 from engine import RuleError, apply
 from engine import commands as C
 from engine.history import History
-from engine.rules import cosmere_combat as X
+from engine.rules.cosmere import combat as X
 from tests.engine.support import by_name, cid, frozen_copy, log, of, play, setup
 
 

@@ -11,8 +11,8 @@ from engine import commands as C
 from engine import events as E
 from engine.dice import DiceRoll, Rng
 from engine.history import History
-from engine.rules import cosmere_combat as X
-from engine.rules.rolls import EffectRolled
+from engine.mechanics import EffectRolled
+from engine.rules.cosmere import combat as X
 
 
 def dice(r: DiceRoll) -> tuple[int, ...]:

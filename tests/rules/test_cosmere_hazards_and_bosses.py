@@ -6,9 +6,10 @@ import pytest
 
 from engine import RuleError
 from engine import commands as C
-from engine.rules import cosmere_combat as X
-from engine.rules.cosmere import CONDITIONS
-from engine.rules.rolls import EffectRolled, rolls_due
+from engine.core import rolls_due
+from engine.mechanics import EffectRolled
+from engine.rules.cosmere import combat as X
+from engine.rules.cosmere.ruleset import CONDITIONS
 from tests.engine.support import by_name, cid, frozen_copy, log, names, of, play, setup
 
 

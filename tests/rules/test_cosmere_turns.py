@@ -9,7 +9,7 @@ import pytest
 from engine import RuleError, get_ruleset
 from engine import commands as C
 from engine import events as E
-from engine.rules import cosmere_combat as X
+from engine.rules.cosmere import combat as X
 from engine.state import Duration
 from tests.engine.support import by_name, cid, frozen_copy, log, names, of, play, setup
 

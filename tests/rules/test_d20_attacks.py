@@ -9,7 +9,7 @@ import pytest
 
 from engine import RuleError, apply
 from engine import commands as C
-from engine.rules import d20_combat as X
+from engine.rules.d20 import combat as X
 from tests.engine.support import add, by_name, cid, frozen_copy, log, of, play, setup
 
 

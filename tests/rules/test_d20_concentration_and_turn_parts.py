@@ -6,9 +6,10 @@ import pytest
 
 from engine import RuleError
 from engine import commands as C
+from engine.core import rolls_due
 from engine.history import History
-from engine.rules import d20_combat as X
-from engine.rules.rolls import EffectRolled, rolls_due
+from engine.mechanics import EffectRolled
+from engine.rules.d20 import combat as X
 from engine.state import Due
 from tests.engine.support import add, by_name, cid, frozen_copy, log, of, play, setup
 

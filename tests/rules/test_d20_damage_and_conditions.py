@@ -6,8 +6,9 @@ import pytest
 
 from engine import RuleError
 from engine import commands as C
-from engine.rules import d20_combat as X
-from engine.rules.rolls import EffectRolled, rolls_due
+from engine.core import rolls_due
+from engine.mechanics import EffectRolled
+from engine.rules.d20 import combat as X
 from tests.engine.support import add, by_name, cid, frozen_copy, log, of, play, setup
 
 
@@ -294,7 +295,7 @@ def test_d20_grapple_contest_grapples_or_shoves_and_ends_when_the_grappler_is_in
 
 def test_d20_conditions_listed_with_their_effects():
     rs = X  # the ruleset's condition table covers the whole table of the text
-    from engine.rules.d20 import CONDITIONS
+    from engine.rules.d20.ruleset import CONDITIONS
 
     for name in (
         "Blinded",

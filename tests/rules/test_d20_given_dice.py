@@ -10,8 +10,8 @@ from engine import RuleError, apply, describe, new_fight
 from engine import commands as C
 from engine import events as E
 from engine.dice import DiceRoll, Rng
-from engine.rules import d20_combat as X
-from engine.rules.rolls import EffectRolled
+from engine.mechanics import EffectRolled
+from engine.rules.d20 import combat as X
 from tests.engine.support import frozen_copy
 
 

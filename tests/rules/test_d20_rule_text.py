@@ -10,8 +10,8 @@ import pytest
 from engine import RuleError
 from engine import commands as C
 from engine import events as E
-from engine.rules import d20_combat as X
-from engine.rules.rolls import EffectRolled
+from engine.mechanics import EffectRolled
+from engine.rules.d20 import combat as X
 from tests.engine.support import add, by_name, cid, frozen_copy, log, names, of, play, setup
 
 

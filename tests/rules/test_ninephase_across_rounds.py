@@ -4,8 +4,8 @@ next round, keep their interruption window across the round change and resolve i
 from __future__ import annotations
 
 from engine import commands as C
-from engine.rules import ninephase_board as B
-from engine.rules import ninephase_catalog as K
+from engine.rules.ninephase import board as B
+from engine.rules.ninephase import catalog as K
 from engine.state import ActivitySpec
 from tests.rules.test_ninephase_text import fight, play, refused, to_phase
 

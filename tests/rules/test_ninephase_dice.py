@@ -8,7 +8,7 @@ import pytest
 from engine import RuleError, apply, describe, new_fight
 from engine import commands as C
 from engine.dice import DiceRoll, Rng
-from engine.rules import ninephase_catalog as K
+from engine.rules.ninephase import catalog as K
 from engine.state import Fight
 
 

@@ -7,8 +7,8 @@ import pytest
 
 from engine import RuleError, apply, describe, get_ruleset, new_fight
 from engine import commands as C
-from engine.rules import ninephase_board as B
-from engine.rules import ninephase_catalog as K
+from engine.rules.ninephase import board as B
+from engine.rules.ninephase import catalog as K
 from engine.state import ActivitySpec, Fight
 
 FIREBALL = ActivitySpec("Fireball", cost=3, phase=3, channel=True)  # cost 3, Phase Lock 3: resolves in 6

@@ -11,7 +11,7 @@ from engine import RuleError, apply, describe, get_ruleset, new_fight
 from engine import commands as C
 from engine import events as E
 from engine.history import History
-from engine.rules import warhammer_combat as W
+from engine.rules.warhammer import combat as W
 from engine.state import Fight
 
 Attack = W.Attack

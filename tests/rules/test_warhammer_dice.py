@@ -11,7 +11,7 @@ from engine import RuleError, apply, describe, new_fight
 from engine import commands as C
 from engine import events as E
 from engine.dice import DiceRoll, Rng
-from engine.rules import warhammer_combat as W
+from engine.rules.warhammer import combat as W
 from engine.state import Fight
 
 SEED = 4  # a seed whose dice bring every kind of roll below (checked by the test)

@@ -11,7 +11,7 @@ import pytest
 from engine import RuleError, apply, describe, new_fight
 from engine import commands as C
 from engine import events as E
-from engine.rules import warhammer_combat as W
+from engine.rules.warhammer import combat as W
 from engine.state import Fight
 
 Attack = W.Attack

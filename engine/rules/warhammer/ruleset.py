@@ -17,8 +17,8 @@ from engine import commands as C
 from engine import events as E
 from engine.dice import roll
 from engine.errors import RuleError
-from engine.rules import warhammer_combat as W
-from engine.rules.base import (
+from engine.rules.warhammer import combat as W
+from engine.ruleset import (
     Events,
     Handler,
     Ruleset,
@@ -26,7 +26,6 @@ from engine.rules.base import (
     add_surprise,
     begin_turn,
     finish_turn,
-    register,
     remove_condition,
     skip_turn,
 )
@@ -68,7 +67,6 @@ def bonus_parries(c: Combatant) -> int:
     return n
 
 
-@register
 class Warhammer(Ruleset):
     id = "warhammer"
     title = "Warhammer"

@@ -14,8 +14,8 @@ from msgspec.structs import replace
 from engine import commands as C
 from engine import events as E
 from engine.errors import RuleError
-from engine.rules import ninephase_catalog as K
-from engine.rules.base import Events, Handler, Ruleset, StatSpec, expire_at, register
+from engine.rules.ninephase import catalog as K
+from engine.ruleset import Events, Handler, Ruleset, StatSpec, expire_at
 from engine.state import ActivitySpec, Channel, Combatant, Economy, Fight, PhaseUse, Pool, put, set_pool
 
 ACTIONS = 3
@@ -73,7 +73,6 @@ def _pools(stats: tuple[tuple[str, int], ...], old: tuple[Pool, ...]) -> tuple[P
     return tuple(pools)
 
 
-@register
 class NinePhase(Ruleset):
     id = "ninephase"
     title = "Nine-phase"

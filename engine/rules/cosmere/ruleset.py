@@ -13,8 +13,9 @@ from engine import commands as C
 from engine import events as E
 from engine.dice import roll
 from engine.errors import RuleError
-from engine.rules import cosmere_combat as X
-from engine.rules.base import (
+from engine.mechanics import GivenRolls, roll_or_given
+from engine.rules.cosmere import combat as X
+from engine.ruleset import (
     Events,
     Handler,
     Ruleset,
@@ -23,11 +24,9 @@ from engine.rules.base import (
     begin_turn,
     end_surprise_after_turn,
     finish_turn,
-    register,
     skip_turn,
 )
-from engine.rules.rolls import GivenRolls, roll_or_given
-from engine.state import Combatant, Condition, Duration, Economy, Fight, Pool, put
+from engine.state import Combatant, Condition, Duration, Economy, Fight, Pool, put, set_pool
 
 PHASES = ("Fast PC turns", "Fast NPC turns", "Slow PC turns", "Slow NPC turns")
 
@@ -62,7 +61,6 @@ def _phase_of(c: Combatant, speed: str) -> int:
     return 1 if fast else 3
 
 
-@register
 class Cosmere(Ruleset):
     id = "cosmere"
     title = "Cosmere"
@@ -412,8 +410,6 @@ def _spend_focus(f: Fight, c: Combatant, ev: Events, why: str) -> Fight:
     p = c.pool("focus")
     if p is None or p.current < 1:
         raise RuleError(f"{why} costs 1 focus and {c.name} has none left.")
-    from engine.state import set_pool
-
     f = put(f, replace(c, resources=set_pool(c.resources, replace(p, current=p.current - 1))))
     ev.append(E.ResourceChanged(c.id, c.name, "focus", -1, p.current - 1))
     return f

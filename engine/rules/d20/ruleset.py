@@ -10,11 +10,13 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from engine import commands as C
+from engine import core
 from engine import events as E
 from engine.dice import roll
 from engine.errors import RuleError
-from engine.rules import d20_combat as X
-from engine.rules.base import (
+from engine.mechanics import GivenRolls
+from engine.rules.d20 import combat as X
+from engine.ruleset import (
     Events,
     Handler,
     Ruleset,
@@ -23,10 +25,8 @@ from engine.rules.base import (
     begin_turn,
     end_surprise_after_turn,
     finish_turn,
-    register,
     skip_turn,
 )
-from engine.rules.rolls import GivenRolls
 from engine.state import Combatant, Condition, Economy, Fight, Pool, put
 
 CONDITIONS = {
@@ -78,7 +78,6 @@ def initiative_mod(c: Combatant) -> int:
     return dex_mod(c.stat(initiative_ability(c), 10))
 
 
-@register
 class D20(Ruleset):
     id = "d20"
     title = "d20"
@@ -125,8 +124,6 @@ class D20(Ruleset):
         return replace(c, resources=pools)
 
     def _restore(self, f: Fight, cmd: C.RestoreResource, ev: Events) -> Fight:
-        from engine import core
-
         c = f.get(cmd.who)
         if cmd.key.lower() == "gambit" and c.has("Poisoned"):
             raise RuleError(f"{c.name} is Poisoned and cannot recover Gambit Points.")

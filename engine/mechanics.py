@@ -1,0 +1,222 @@
+"""Mechanics shared by the generic engine and every ruleset: rolls open to the table's dice, amounts,
+damage taken along the health tracks.
+
+Sits below engine.core and the rulesets (it imports neither), so any of them can use it.
+
+Rolls the d20 and Cosmere rules make are each open to the table's own dice (issue 7).
+
+Every roll a rule makes goes through `roll_or_given`: with nothing given the fight's random state rolls
+(and moves on); with `dice` the table's dice are used, validated against the expression, recorded in
+the same DiceRoll a generated roll would give and marked `entered`; with `total` (where only the total
+matters) the total is checked against the expression's range. Given results never move the random
+state, so a fight played with entered dice and one played with seeded dice that fell the same way
+differ only in the `entered` marks.
+
+Rolls the engine makes on its own during a command (start-of-turn Bleeding, Burning, the Confused
+d10, dangerous terrain) take the table's dice from the command's `rolls` (`GivenRoll`, keyed by who
+and what); `engine.core.rolls_due` tells the app, by a dry run, which rolls a command is about to make.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING, Literal
+
+from msgspec.structs import replace
+
+from engine import commands as C
+from engine import events as E
+from engine.dice import DiceRoll, Expression, Rng, parse, roll
+from engine.errors import RuleError
+from engine.state import Combatant, Fight, Pool, put, set_pool
+
+if TYPE_CHECKING:
+    from engine.ruleset import Ruleset  # typing only: the ruleset base sits above this module
+
+Mode = Literal["normal", "advantage", "disadvantage"]
+MODES: tuple[str, ...] = ("normal", "advantage", "disadvantage")
+
+
+def given_total(expr: Expression, total: int, what: str) -> DiceRoll:
+    """A roll of which the table gave only the total: checked against what the dice can make."""
+    low, high = expr.minimum(), expr.maximum()
+    if not low <= total <= high:
+        raise RuleError(f"{what}: {total} is not a possible total for {expr.text} ({low} to {high}).")
+    return DiceRoll(expr.text, (), 0, total, True)
+
+
+def roll_or_given(
+    text: str,
+    rng: Rng,
+    dice: tuple[int, ...] | None = None,
+    total: int | None = None,
+    what: str = "Roll",
+) -> tuple[DiceRoll, Rng]:
+    """Roll `text`, or take the table's dice (per die) or total. The returned Rng has moved only if
+    the app rolled."""
+    expr = parse(text)
+    if dice is not None and total is not None:
+        raise RuleError(f"{what}: give the dice or the total, not both.")
+    if total is not None:
+        return given_total(expr, total, what), rng
+    try:
+        return roll(expr, rng, tuple(dice) if dice is not None else None)
+    except RuleError as e:
+        raise RuleError(f"{what}: {e}") from None
+
+
+class GivenRolls:
+    """The table's dice for the rolls one command makes on its own, handed out as they come up.
+
+    Lives only while one command is applied. `done` refuses leftovers: a given roll that nothing
+    asked for is a mistake the GM should hear about, not something silently ignored.
+    """
+
+    def __init__(self, f: Fight, rolls: tuple[C.GivenRoll, ...]) -> None:
+        self._left: dict[tuple[str, str], C.GivenRoll] = {}
+        for g in rolls:
+            who = f.get(g.who)
+            key = (g.who, g.what.strip().lower())
+            if key in self._left:
+                raise RuleError(f"Two entered rolls for {who.name}'s {g.what}: give it once.")
+            if g.dice is None and g.total is None:
+                raise RuleError(f"The entered roll for {who.name}'s {g.what} has no dice and no total.")
+            self._left[key] = g
+        self._f = f
+
+    def take(self, who: str, what: str) -> C.GivenRoll | None:
+        return self._left.pop((who, what.lower()), None)
+
+    def done(self) -> None:
+        if self._left:
+            g = next(iter(self._left.values()))
+            c = self._f.find(g.who)
+            name = c.name if c else g.who
+            raise RuleError(f"No {g.what} roll was due for {name} here: that entered roll is not needed.")
+
+
+def effect_roll(f: Fight, given: GivenRolls | None, who: str, what: str, text: str) -> tuple[DiceRoll, Fight]:
+    """A roll the engine makes on its own for `who`'s `what`, or the table's dice for it."""
+    g = given.take(who, what) if given is not None else None
+    name = f.get(who).name
+    r, rng = roll_or_given(text, f.rng, g.dice if g else None, g.total if g else None, f"{name}'s {what} roll")
+    return r, (f if g is not None else replace(f, rng=rng))
+
+
+@E.register_event
+class EffectRolled(E.Event, tag="effect_roll"):
+    """A roll a condition or hazard made on its own (Bleeding, Burning, Confused, terrain)."""
+
+    who: str
+    name: str
+    what: str
+    roll: DiceRoll
+    outcome: str = ""
+
+    def text(self) -> str:
+        out = f": {self.outcome}" if self.outcome else ""
+        return f"{self.name}, {self.what}: {self.roll.text()}{out}"
+
+
+def deal_damage(
+    rs: Ruleset, f: Fight, cid: str, rolled: int, typ: str, r: DiceRoll | None, ev: list, detail: str = ""
+) -> Fight:
+    """Damage that a rule has already rolled: the ruleset's resistances, temporary health first,
+    dropping at 0, and the ruleset's after-damage hook, exactly as the generic Damage command does."""
+    c = f.get(cid)
+    amount, note = rs.modify_damage(c, rolled, typ)
+    new, notes = take_damage(rs, c, amount)
+    detail = ", ".join(x for x in (detail, note, notes) if x)
+    f = put(f, new)
+    ev.append(E.Damaged(c.id, c.name, amount, rolled, typ, detail, r, new.hp))
+    if new.down and not c.down:
+        f = put(f, replace(new, dropped=(f.round, f.phase)))
+        ev.append(E.Dropped(c.id, c.name, rs.dropped_state(f, new)))
+    return rs.damage_taken(
+        f, f.get(c.id), amount, C.Damage(who=c.id, amount=rolled, type=typ), ev
+    )
+
+
+def d20_at_least(need: int, mode: str = "normal") -> Fraction:
+    """The exact chance that a d20 (two kept high or low with advantage / disadvantage) shows at
+    least `need`."""
+    need = max(1, need)
+    p = Fraction(max(0, 21 - need), 20) if need <= 20 else Fraction(0)
+    if mode == "advantage":
+        return 1 - (1 - p) ** 2
+    if mode == "disadvantage":
+        return p * p
+    return p
+
+
+def check_mode(mode: str, allow_empty: bool = True) -> str:
+    if mode == "" and allow_empty:
+        return mode
+    if mode not in MODES:
+        raise RuleError(f"Roll with normal, advantage or disadvantage, not '{mode}'.")
+    return mode
+
+
+def sources(names: tuple[str, ...], what: str) -> tuple[str, ...]:
+    """GM-named advantage / disadvantage sources: short single lines, kept as typed."""
+    out = []
+    for n in names:
+        n = n.strip()
+        if not n or len(n) > 80 or "\n" in n or "\r" in n:
+            raise RuleError(f"Name each source of {what} in one short line.")
+        out.append(n)
+    if len(out) > 20:
+        raise RuleError(f"At most 20 sources of {what}.")
+    return tuple(out)
+
+
+# --- damage and amounts, shared by the generic handlers and every ruleset ----------------------
+
+
+def amount_or_roll(
+    f: Fight, amount: int | None, dice: str, given: tuple[int, ...] | None, what: str
+) -> tuple[int, DiceRoll | None, Fight]:
+    """A number as typed, or a dice expression rolled from the fight's random state."""
+    if amount is not None and dice:
+        raise RuleError(f"Give the {what} as a number or as dice, not both.")
+    if amount is None:
+        if not dice:
+            raise RuleError(f"How much {what}? Give a number or a dice expression.")
+        r, rng = roll(dice, f.rng, given)
+        return max(0, r.total), r, (f if given is not None else replace(f, rng=rng))
+    if given is not None:
+        raise RuleError(f"Entered dice need a dice expression for the {what}.")
+    if amount < 0:
+        raise RuleError(f"The {what} cannot be negative ({amount}).")
+    if amount > 1_000_000:
+        raise RuleError(f"{amount} is too much {what}.")
+    return amount, None, f
+
+
+def take_damage(rs: Ruleset, c: Combatant, amount: int, pool: str = "") -> tuple[Combatant, str]:
+    """The health tracks in the ruleset's order (or the one asked for first); on each, its temporary
+    health goes before the track itself (nine-phase: Grit, then the temporary points, then Hit Points)."""
+    order = list(rs.damage_order)
+    if pool:
+        keys = [p.key for p in c.health]
+        if pool not in keys:
+            raise RuleError(f"{c.name} has no '{pool}' track (it has {', '.join(keys)}).")
+        order = [pool] + [k for k in order if k != pool]
+    left = amount
+    health = c.health
+    parts: list[str] = []
+    for key in order:
+        p = next((x for x in health if x.key == key), None)
+        if p is None or left <= 0:
+            continue
+        absorbed = min(p.temp, left)
+        left -= absorbed
+        take = min(p.current, left) if key != order[-1] else left
+        cur = max(0, p.current - take)
+        left -= take
+        health = set_pool(health, Pool(p.key, cur, p.max, p.temp - absorbed))
+        if absorbed:
+            parts.append(f"{absorbed} absorbed by temporary {key}")
+        if len(c.health) > 1 and take:
+            parts.append(f"{take} to {key}")
+    return replace(c, health=health), ", ".join(parts)

@@ -1,0 +1,353 @@
+"""What a ruleset tells the generic engine, and the registry of rulesets by id.
+
+The generic engine owns combatants, health, conditions, resources, dice and notes. A ruleset owns turn
+order and the action economy: who acts now, what starting a fight, a turn, a phase or a round does,
+what using an action costs, and what a condition does when a turn starts or ends. Rulesets may also
+handle commands of their own (`handlers`).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable
+from typing import ClassVar
+
+import msgspec
+from msgspec.structs import replace
+
+from engine.commands import AddCombatant, Command, Damage, StartFight, UseAction, register_command
+from engine.errors import RuleError
+from engine.events import (
+    ConditionAdded,
+    ConditionEnded,
+    Event,
+    TurnEnded,
+    TurnSkipped,
+    TurnStarted,
+    register_event,
+)
+from engine.state import Combatant, Condition, Economy, Fight, Pool, put
+
+
+class StatSpec(msgspec.Struct, frozen=True):
+    """A number the add-combatant dialog asks for."""
+
+    key: str
+    label: str
+    default: int
+    low: int = -99
+    high: int = 999
+
+
+Events = list[Event]
+MAX_STAT = 1_000_000  # for stats a ruleset does not name (its own have their own bounds)
+Handler = Callable[[Fight, Command, Events], Fight]
+
+
+class Ruleset(ABC):
+    """Base class: override what the system does differently."""
+
+    id: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    summary: ClassVar[str] = ""
+    stats: ClassVar[tuple[StatSpec, ...]] = ()
+    # name -> short description in the project's own words
+    conditions: ClassVar[dict[str, str]] = {}
+    # health track keys in the order damage takes them by default
+    damage_order: ClassVar[tuple[str, ...]] = ("hp",)
+    health_label: ClassVar[str] = "HP"
+    # the Duration kinds this ruleset counts down (turn-based by default); others are refused
+    durations: ClassVar[tuple[str, ...]] = ("manual", "turn_start", "turn_end")
+    durations_help: ClassVar[str] = (
+        "Conditions here end at the start or end of a combatant's turn, or when removed by hand."
+    )
+    # the ruleset reads StartFight/NextTurn/StartTurn `rolls` (the table's start-of-turn dice);
+    # the generic handlers refuse them for the others
+    takes_turn_rolls: ClassVar[bool] = False
+    # whether the ruleset keeps an initiative number that the GM may set by hand
+    has_initiative: ClassVar[bool] = False
+
+    def handlers(self) -> dict[type[Command], Handler]:
+        return {}
+
+    # --- combatants ---------------------------------------------------------------------------
+    def make(self, cmd: AddCombatant, cid: str, name: str) -> Combatant:
+        stats = self.full_stats(cmd.stats)
+        return Combatant(
+            id=cid,
+            name=name,
+            kind=cmd.kind,
+            side=cmd.side,
+            health=self.health(stats),
+            resources=self.resources(stats, cmd),
+            stats=stats,
+            owner=cmd.owner,
+            flags=tuple(cmd.flags),
+            resist=tuple(cmd.resist),
+            vulnerable=tuple(cmd.vulnerable),
+            note=cmd.note,
+            economy=self.fresh_economy(),
+        )
+
+    def full_stats(self, given: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:
+        """The ruleset's stats in its order, defaults filled in; unknown keys are kept after."""
+        known = {s.key for s in self.stats}
+        values = dict(given)  # a key given twice: the last one counts
+        for key, v in values.items():
+            spec = next((s for s in self.stats if s.key == key), None)
+            if spec and not spec.low <= v <= spec.high:
+                raise RuleError(f"{spec.label} must be between {spec.low} and {spec.high}, not {v}.")
+            if spec is None:
+                if not key.strip() or len(key) > 40 or not key.isprintable():
+                    raise RuleError("A stat needs a short one-line name (at most 40 characters).")
+                if not -MAX_STAT <= v <= MAX_STAT:
+                    raise RuleError(f"A stat must be between -{MAX_STAT:,} and {MAX_STAT:,}, not {v}.")
+        ordered = tuple((s.key, values.get(s.key, s.default)) for s in self.stats)
+        return ordered + tuple((k, v) for k, v in values.items() if k not in known)
+
+    def health(self, stats: tuple[tuple[str, int], ...]) -> tuple[Pool, ...]:
+        hp = dict(stats).get("hp", 10)
+        return (Pool("hp", hp, hp),)
+
+    def resources(self, stats: tuple[tuple[str, int], ...], cmd: AddCombatant) -> tuple[Pool, ...]:
+        return ()
+
+    def fresh_economy(self) -> Economy:
+        return Economy()
+
+    def restat(self, c: Combatant, stats: tuple[tuple[str, int], ...]) -> Combatant:
+        """Stats were edited: rebuild the maxima of pools that come from stats, keeping damage taken."""
+        new_health = self.health(stats)
+        health = []
+        for p in new_health:
+            old = next((o for o in c.health if o.key == p.key), None)
+            if old is None:
+                health.append(p)
+            else:
+                lost = old.max - old.current
+                health.append(Pool(p.key, max(p.max - lost, min(old.current, p.max)), p.max, old.temp))
+        return replace(c, stats=stats, health=tuple(health))
+
+    # --- the fight's flow ---------------------------------------------------------------------
+    @abstractmethod
+    def start(self, f: Fight, cmd: StartFight, ev: Events) -> Fight:
+        """Begin round 1: initiative, surprise, the first turn or phase."""
+
+    @abstractmethod
+    def advance(self, f: Fight, ev: Events) -> Fight:
+        """The GM pressed next: end the current turn or phase and move on."""
+
+    def use(self, f: Fight, cmd: UseAction, ev: Events) -> Fight:
+        raise RuleError(f"{self.title} has no '{cmd.what}' to use here.")
+
+    def actors(self, f: Fight) -> tuple[str, ...]:
+        """Who may act right now (for the tracker's highlight and for validation)."""
+        return (f.current,) if f.current else ()
+
+    def joined(self, f: Fight, c: Combatant, ev: Events) -> Fight:
+        """A combatant was added after the fight started."""
+        return f
+
+    def left(self, f: Fight, cid: str, ev: Events) -> Fight:
+        """A combatant was removed: drop it from the order; if it was acting, nobody is."""
+        order = tuple(x for x in f.order if x != cid)
+        return replace(f, order=order, current="" if f.current == cid else f.current)
+
+    def reorder(self, f: Fight) -> Fight:
+        """Initiative was set by hand: re-sort the order."""
+        return f
+
+    def order_changed(self, f: Fight) -> Fight:
+        """The GM moved someone in `order` by hand: the turn stays with whoever is acting.
+
+        The default suits rulesets whose `phase` is the acting slot in `order` (d20, warhammer);
+        without it the pointer would keep the old slot and skip or repeat someone."""
+        if f.current in f.order:
+            return replace(f, phase=f.order.index(f.current))
+        return f
+
+    # --- hooks --------------------------------------------------------------------------------
+    def damage_taken(self, f: Fight, c: Combatant, amount: int, cmd: Damage, ev: Events) -> Fight:
+        """After damage has come off (c is the damaged combatant as it is now)."""
+        return f
+
+    def modify_damage(self, c: Combatant, amount: int, typ: str) -> tuple[int, str]:
+        """Resistances and the like: the damage that lands, and a note for the log."""
+        return amount, ""
+
+    def condition_added(self, f: Fight, c: Combatant, cond: Condition, ev: Events) -> Fight:
+        return f
+
+    def condition_removed(self, f: Fight, c: Combatant, cond: Condition, ev: Events) -> Fight:
+        """After the GM removed a condition (c is the combatant as it is now)."""
+        return f
+
+    def dropped_state(self, f: Fight, c: Combatant) -> str:
+        return "is down"
+
+    def save_made(self, f: Fight, c: Combatant, ev: Events) -> Fight:
+        return f
+
+    def turn_start_effects(self, f: Fight, cid: str, ev: Events) -> Fight:
+        """Conditions that act when a turn starts (bleeding, confusion, ...)."""
+        return f
+
+    def turn_end_effects(self, f: Fight, cid: str, ev: Events) -> Fight:
+        return f
+
+    def describe_economy(self, c: Combatant) -> str:
+        return ""
+
+    def phase_label(self, f: Fight) -> str:
+        return f"Round {f.round}"
+
+
+REGISTRY: dict[str, Ruleset] = {}
+
+
+def register_ruleset(
+    rs: Ruleset,
+    commands: Iterable[type[Command]] = (),
+    events: Iterable[type[Event]] = (),
+) -> Ruleset:
+    """Make `rs` playable under its id, with the command and event types of its own (which the JSON
+    Lines reader and the save files must decode). A ruleset living outside the engine calls this
+    on import; the engine's own are registered in engine/rules/__init__.py."""
+    if not rs.id or not rs.id.isidentifier():
+        raise ValueError(f"A ruleset id is one lower-case word, not {rs.id!r}.")
+    known = REGISTRY.get(rs.id)
+    if known is not None and type(known) is not type(rs):
+        raise ValueError(f"Ruleset id {rs.id!r} is taken by {type(known).__name__}.")
+    for cls in commands:
+        register_command(cls)
+    for cls in events:
+        register_event(cls)
+    REGISTRY[rs.id] = rs
+    return rs
+
+
+def ruleset_ids() -> tuple[str, ...]:
+    """Every registered ruleset id, in registration order."""
+    return tuple(REGISTRY)
+
+
+def get_ruleset(rid: str) -> Ruleset:
+    try:
+        return REGISTRY[rid]
+    except KeyError:
+        known = ", ".join(sorted(REGISTRY))
+        raise RuleError(f"Unknown ruleset '{rid}'. Known: {known}.") from None
+
+
+# --- helpers shared by the turn-based rulesets ------------------------------------------------
+
+
+def expire(f: Fight, cid: str, kind: str, ev: Events) -> Fight:
+    """Count down turn_start / turn_end durations that watch `cid`'s turn; end those at zero."""
+    # every turn start and end comes here, over every combatant: find the few that are watching
+    # first, with plain loops, and rebuild only those (this was most of the cost of `next`)
+    cs = f.combatants
+    hits = []
+    for i, c in enumerate(cs):
+        for x in c.conditions:
+            d = x.duration
+            if d.who == cid and d.kind == kind:
+                hits.append(i)
+                break
+    if not hits:
+        return f
+    out = list(cs)
+    for i in hits:
+        c = cs[i]
+        keep = []
+        for x in c.conditions:
+            d = x.duration
+            if d.kind == kind and d.who == cid:
+                if d.count <= 1:
+                    when = "start" if kind == "turn_start" else "end"
+                    whose = "its" if cid == c.id else f"{f.get(cid).name}'s"
+                    ev.append(ConditionEnded(c.id, c.name, x.name, f"expired at the {when} of {whose} turn"))
+                    continue
+                x = replace(x, duration=replace(d, count=d.count - 1))
+            keep.append(x)
+        out[i] = replace(c, conditions=tuple(keep))
+    return replace(f, combatants=tuple(out))
+
+
+def expire_at(f: Fight, ev: Events, phase: int | None) -> Fight:
+    """End phase_end (at the end of `phase`) or round_end durations (phase None = round end)."""
+    out = []
+    changed = False
+    for c in f.combatants:
+        keep = []
+        for x in c.conditions:
+            d = x.duration
+            ends = (
+                (d.kind == "phase_end" and phase is not None and d.round == f.round and d.phase == phase)
+                or (d.kind == "round_end" and phase is None and d.round <= f.round)
+                or (d.kind == "phase_end" and phase is None and d.round <= f.round)
+            )
+            if ends:
+                where = f"end of phase {d.phase}" if d.kind == "phase_end" else "end of the round"
+                ev.append(ConditionEnded(c.id, c.name, x.name, f"expired at the {where}"))
+                changed = True
+            else:
+                keep.append(x)
+        out.append(replace(c, conditions=tuple(keep)) if len(keep) != len(c.conditions) else c)
+    return replace(f, combatants=tuple(out)) if changed else f
+
+
+def remove_condition(c: Combatant, name: str) -> Combatant:
+    low = name.lower()
+    return replace(c, conditions=tuple(x for x in c.conditions if x.name.lower() != low))
+
+
+def begin_turn(rs: Ruleset, f: Fight, cid: str, ev: Events, detail: str = "") -> Fight:
+    """Make `cid` the current combatant: the event, durations, and start-of-turn effects."""
+    c = f.get(cid)
+    f = replace(f, current=cid)
+    ev.append(TurnStarted(cid, c.name, detail))
+    f = expire(f, cid, "turn_start", ev)
+    return rs.turn_start_effects(f, cid, ev)
+
+
+def finish_turn(rs: Ruleset, f: Fight, ev: Events, lost: str = "") -> Fight:
+    """End the current combatant's turn: effects, durations, mark it done."""
+    cid = f.current
+    if not cid:
+        return f
+    c = f.find(cid)
+    if c is None:
+        return replace(f, current="")
+    f = rs.turn_end_effects(f, cid, ev)
+    c = f.get(cid)
+    ev.append(TurnEnded(cid, c.name, lost))
+    f = put(f, replace(c, economy=replace(c.economy, done=True)))
+    f = expire(f, cid, "turn_end", ev)
+    return replace(f, current="")
+
+
+def skip_turn(f: Fight, cid: str, ev: Events, reason: str) -> Fight:
+    """A turn that is lost still passes: durations that count its start and end tick as usual,
+    so a condition "until the end of its next turn" cannot outlive a lost turn."""
+    c = f.get(cid)
+    ev.append(TurnSkipped(cid, c.name, reason))
+    f = expire(f, cid, "turn_start", ev)
+    return expire(f, cid, "turn_end", ev)
+
+
+def end_surprise_after_turn(f: Fight, cid: str, ev: Events, reason: str) -> Fight:
+    c = f.get(cid)
+    if c.has("Surprised"):
+        f = put(f, remove_condition(c, "Surprised"))
+        ev.append(ConditionEnded(cid, c.name, "Surprised", reason))
+    return f
+
+
+def add_surprise(f: Fight, who: tuple[str, ...], ev: Events, detail: str) -> Fight:
+    for cid in dict.fromkeys(who):
+        c = f.get(cid)
+        if not c.has("Surprised"):
+            f = put(f, replace(c, conditions=c.conditions + (Condition("Surprised"),)))
+            ev.append(ConditionAdded(cid, c.name, "Surprised", detail))
+    return f
