@@ -337,6 +337,32 @@ class MainScreen(Screen[None]):
             return c is not None and bool(c.resources)
         return True
 
+    def on_key(self, event: events.Key) -> None:
+        """A read-only fight hides the keys that change it (check_action); pressed anyway, such a key
+        reaches here unused and says why nothing happens, in one line."""
+        session = self.fracas.session
+        if session is None or not session.readonly:
+            return
+        action = self._change_keys().get(event.key)
+        if action is not None:
+            event.stop()
+            self.fracas.tell(f"This fight is open read-only: {action} is not possible (nothing can be changed).")
+
+    def _change_keys(self) -> dict[str, str]:
+        """Key -> the title of the main-screen action it runs, for the actions that change the fight."""
+        from textual.keys import _normalize_key_list
+
+        from tui.actions import ACTIONS
+
+        keymap = self.app._keymap
+        out: dict[str, str] = {}
+        for a in ACTIONS:
+            if a.keys is None or a.action not in CHANGES:
+                continue
+            for key in _normalize_key_list(keymap.get(a.id, a.keys)).split(","):
+                out.setdefault(key, a.title.lower())
+        return out
+
     # --- actions ------------------------------------------------------------------------------
     def _selected(self) -> Combatant | None:
         return self.fight.find(self.selected) if self.selected else None

@@ -1,7 +1,8 @@
 """The start screen: saved fights (newest first), a new fight, and the four demo fights.
 
 Listing the saves folder and opening or creating a file run in worker threads: a folder of big saves
-never freezes the screen. A fight locked by another running Fracas opens read-only, with a notice.
+never freezes the screen. A fight locked by another running Fracas, or one that cannot be written,
+opens read-only, with a notice.
 """
 
 from __future__ import annotations
@@ -190,16 +191,14 @@ class StartScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="open")
     def _open(self, path: Path) -> None:
-        from saves.errors import LockedError, SaveError
+        from saves.errors import SaveError
         from saves.session import Session
 
         note = ""
         try:
-            try:
-                session = Session.open(path)
-            except LockedError:
-                session = Session.open(path, readonly=True)
-                note = "Another Fracas has this fight open: opened read-only."
+            # locked by another Fracas, no write permission, a read-only disk: read-only, and the
+            # session's notice says why (shown by open_session)
+            session = Session.open_or_readonly(path)
         except SaveError as exc:
             self.app.call_from_thread(self._failed, str(exc))
             return
