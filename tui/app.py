@@ -33,6 +33,8 @@ log = logging.getLogger("fracas.tui")
 
 DEFAULT_THEME = "fracas-ember"
 IDLE_GC = 2.0  # seconds without a change before a full garbage collection
+FILE_WATCH = 1.0  # seconds between checks that the save file is still the fight's own
+FILE_NOTICE_TIMEOUT = 3600  # a moved fight's notice stays until dismissed (or an hour)
 
 
 def _palette_provider() -> type:
@@ -78,6 +80,7 @@ class FracasApp(App[None]):
         from tui.actions import default_keys, known_ids
 
         self.session: Session | None = session
+        self._opened_name = session.path.name if session is not None and session.path is not None else ""
         self.show_start = start_screen or session is None
         self.settings = cfgmod.load(config_path, known_ids(), default_keys())
         self.save_failed = ""  # the last save error, shown in the header until a save succeeds
@@ -88,6 +91,10 @@ class FracasApp(App[None]):
         self._typeahead: list[events.Key] | None = None
         self._typeahead_timer: Timer | None = None
         self._held_by: Screen | None = None  # the dialog whose enter (or escape) holds the keys after it
+        # what the session said about its file (replaced, removed...): (history cursor then, line),
+        # shown in the log pane after that command; and the file the fight moved to, for the header
+        self.file_notices: list[tuple[int, str]] = []
+        self.moved_to = ""
         self._initial_theme()
 
     # --- start-up -----------------------------------------------------------------------------
@@ -129,6 +136,7 @@ class FracasApp(App[None]):
         # pushed over the default screen, so that it can later be switched for another fight
         self.push_screen(self._first_screen())
         self.set_timer(0.5, self._settle)  # after the first screen is painted
+        self.set_interval(FILE_WATCH, self._check_file, name="file watch")
         for problem in self.settings.problems + self._theme_problems:
             self.notify(clean(problem), title="Settings", severity="warning", timeout=10, markup=False)
         if self.session is not None:
@@ -214,6 +222,48 @@ class FracasApp(App[None]):
         ids = ", ".join(sorted(b.id or b.action for b in clashed_bindings))
         self.notify(f"Key clash in the settings file: {ids} share a key.", severity="warning", markup=False)
 
+    # --- the save file under the fight ---------------------------------------------------------
+    # Another program may replace, remove, cut or grow the save file while the fight is open. The
+    # session notices (on a timer here, and in every apply, undo and redo), carries on in a recovery
+    # file, and says so in one line: shown at once, until dismissed, and kept in the log pane.
+
+    def _check_file(self) -> None:
+        session = self.session
+        check = getattr(session, "check_file", None)
+        if check is None:
+            return
+        try:
+            notice = check()
+        except Exception:  # the watch must never stop the app
+            log.exception("checking the save file failed")
+            return
+        if notice:
+            self.file_notice(notice)
+
+    def _pop_notices(self) -> None:
+        pop = getattr(self.session, "pop_notices", None)
+        if pop is None:
+            return
+        try:
+            notices = pop()
+        except Exception:
+            log.exception("reading the session's notices failed")
+            return
+        for notice in notices:
+            self.file_notice(notice)
+
+    def file_notice(self, notice: str) -> None:
+        session = self.session
+        text = clean(str(notice))
+        self.notify(text, title="Save file", severity="error", timeout=FILE_NOTICE_TIMEOUT, markup=False)
+        if session is not None:
+            self.file_notices.append((session.history.cursor, text))
+            if session.path is not None and session.path.name != self._opened_name:
+                self.moved_to = session.path.name
+            elif session.path is not None:
+                self.save_failed = "kept in memory only"  # no copy could be written
+        self.refresh_fight(force=True)
+
     def _show_notices(self, session: Session) -> None:
         for notice in getattr(session, "notices", ()) or ():
             self.notify(clean(str(notice)), title="Save file", severity="warning", timeout=10, markup=False)
@@ -289,6 +339,8 @@ class FracasApp(App[None]):
 
         self.session = session
         self.save_failed = ""
+        self.file_notices, self.moved_to = [], ""
+        self._opened_name = session.path.name if session.path is not None else ""
         if owned:
             self._owned.append(session)
         self.switch_screen(MainScreen())
@@ -335,17 +387,21 @@ class FracasApp(App[None]):
             for cmd in cmds:
                 events.extend(session.apply(cmd))
         except RuleError:
+            self._pop_notices()
             self.refresh_fight()
             raise
         except (OSError, _save_error()) as exc:
+            self._pop_notices()
             self._save_problem(exc)
             self.refresh_fight(force=True)  # the state is as it was; the header's flag is not
             raise RuleError(f"Not saved: {exc}") from exc
         except Exception as exc:  # a bug, not the GM's doing: say so, keep the app and the file
             log.exception("command failed")
+            self._pop_notices()
             self.refresh_fight()
             raise RuleError(f"Internal error ({type(exc).__name__}); nothing was changed: {exc}") from exc
         self.save_failed = ""
+        self._pop_notices()  # the file was found replaced or removed: the fight went on in a copy
         self.refresh_fight()
         self._schedule_gc()
         if announce and events:
@@ -372,22 +428,27 @@ class FracasApp(App[None]):
         try:
             node = session.undo() if back else session.redo()
         except RuleError as exc:
+            self._pop_notices()
             self.notify(clean(str(exc)), severity="warning", markup=False)
             return
         except (OSError, _save_error()) as exc:
+            self._pop_notices()
             self._save_problem(exc)
             self.refresh_fight(force=True)
             return
         except Exception as exc:  # a bug, not the GM's doing
             log.exception("undo/redo failed")
+            self._pop_notices()
             self.notify(f"Internal error ({type(exc).__name__}): {clean(str(exc))}", severity="error", markup=False)
             return
+        if node is not None:
+            self.save_failed = ""  # before the notices: one may say the fight is in memory only
+        self._pop_notices()
         self.refresh_fight()
         self._schedule_gc()
         if node is None:
             self.notify("Nothing to undo." if back else "Nothing to redo.", markup=False)
             return
-        self.save_failed = ""
         verb = "Undid" if back else "Redid"
         self.tell(f"{verb}: {summary(node.events)}")
 

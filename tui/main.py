@@ -21,12 +21,13 @@ from engine.rules.base import Ruleset
 from engine.state import Combatant, Fight
 from tui.actions import FOOTER_ORDER, bindings
 from tui.panes import conditions_text, header_text, log_line, sheet
-from tui.text import clean, span
+from tui.text import clean, literal, span
 from tui.widgets import KeyBar, Line, LogView, Pane, Tracker
 
 if TYPE_CHECKING:
     from tui.app import FracasApp
     from tui.attack import OwedPrompter
+    from tui.views import Styles
 
 NARROW = 120
 DETAILS = ("sheet", "conditions", "log")
@@ -241,7 +242,15 @@ class MainScreen(Screen[None]):
         st = self.query_one(Tracker).role_styles()
         title = self.query_one("#title", Line)
         room = max(20, (title.size.width or self.app.size.width - 16) - 1)
-        title.show(header_text(f, rs, st, room))
+        moved = self.fracas.moved_to
+        if moved:
+            # the save file was replaced or removed: the header names the file the fight went on in
+            where = span(f"  now saved in {clean(moved)}", st["warn"])
+            shown = header_text(f, rs, st, max(12, room - where.cell_len)) + where
+            shown.truncate(room, overflow="ellipsis")
+            title.show(shown)
+        else:
+            title.show(header_text(f, rs, st, room))
 
     def _render_selected(self) -> None:
         f = self.fight
@@ -264,7 +273,7 @@ class MainScreen(Screen[None]):
         st = self.query_one(Tracker).role_styles()
         h = session.history
         cache = self._log_cache
-        chunks: list[list[tuple[object, Text]]] = []
+        chunks: list[tuple[int, list[tuple[object, Text]]]] = []
         count = 0
         # newest first, until the pane has enough to scroll back through (the file keeps it all)
         i = h.cursor
@@ -275,13 +284,26 @@ class MainScreen(Screen[None]):
                 # events never change once recorded: each node's lines are built once
                 hit = (node.events, [((i, k), log_line(e, st)) for k, e in enumerate(node.events)])
                 cache[i] = hit
-            chunks.append(hit[1])
+            chunks.append((i, hit[1]))
             count += len(hit[1])
             i = node.parent
         entries: list[tuple[object, Text]] = []
-        for chunk in reversed(chunks):
+        notes = self._notice_lines(st)
+        for at, chunk in reversed(chunks):
             entries.extend(chunk)
+            if notes:
+                entries.extend(notes.pop(at, ()))  # what the session said about its file, then
+        for rest in notes.values():  # after a command no longer on screen (undone, or older)
+            entries.extend(rest)
         logv.show(entries)
+
+    def _notice_lines(self, st: Styles) -> dict[int, list[tuple[object, Text]]]:
+        out: dict[int, list[tuple[object, Text]]] = {}
+        for k, (node, notice) in enumerate(self.fracas.file_notices):
+            line = literal(f"Save file: {notice}", st["bad"])
+            line.no_wrap = False
+            out.setdefault(node, []).append((("notice", k), line))
+        return out
 
     def select(self, cid: str) -> None:
         """Select a combatant (the palette's jump-to-name)."""
