@@ -7,6 +7,7 @@ rows on screen and overlays the selection itself, so moving the cursor never reb
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -18,6 +19,8 @@ from engine.rules.base import Ruleset
 from engine.rules.d20_combat import incapacitated, movement_left
 from engine.state import Combatant, Condition, Fight, Pool
 from tui.text import clean, fit, literal, span
+
+log = logging.getLogger("fracas.tui")
 
 ROLES = (
     "header",
@@ -327,7 +330,11 @@ def _cached(
     hit = _ROWS.get(key)
     if hit is not None and hit[0] is c and hit[1] is st:
         return hit[2]
-    row = build()
+    try:
+        row = build()
+    except Exception as exc:  # one combatant that cannot be shown is one line saying so, not a crash
+        log.exception("the tracker row of %s could not be built", c.id)
+        return Row(c.id, literal(f"{c.name}: cannot be shown ({type(exc).__name__}: {exc})", st.get("bad", "")))
     if len(_ROWS) > 50_000:
         _ROWS.clear()
     _ROWS[key] = (c, st, row)  # holding c keeps its id from being reused while the entry lives

@@ -6,6 +6,7 @@ with hundreds of combatants or a long log costs no more per key press than a sma
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable, Sequence
 
 from rich.console import Console
@@ -22,7 +23,7 @@ from textual.widget import Widget
 
 from engine.rules.base import Ruleset
 from engine.state import Fight
-from tui.text import span
+from tui.text import clean, span
 from tui.views import ROLES, Row, Styles, tracker_rows
 
 # Theme-aware styles for the roles views.py and panes.py use. One definition, shared by every pane.
@@ -49,6 +50,7 @@ ROLE_CSS = """
 """
 
 ROLE_CLASSES = {f"role--{r}" for r in ROLES}
+log = logging.getLogger("fracas.tui")
 
 
 def strip_of(text: Text, console: Console) -> Strip:
@@ -490,7 +492,11 @@ class Pane(Lines):
             return
         self._pending = False
         width = max(10, self.size.width)
-        text = self._build(width)
+        try:
+            text = self._build(width)
+        except Exception as exc:  # one bad entry (from a file, a bug) is a line here, not the end of the app
+            log.exception("a pane could not be built")
+            text = Text(f"This cannot be shown: {type(exc).__name__}: {clean(str(exc))}")
         if self._shown is not None and self._shown[0] == width and self._shown[1] == text:
             return  # the same text as on screen: nothing to lay out or repaint
         self._shown = (width, text)

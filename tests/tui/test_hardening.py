@@ -180,3 +180,37 @@ async def test_a_bug_in_apply_is_a_line_in_the_dialog(tmp_path: Path, monkeypatc
         assert "Internal error (KeyError)" in dialog_error(pilot)
         await pilot.press("escape")
         assert isinstance(app.screen, MainScreen)
+
+
+@sync
+async def test_a_row_or_pane_that_cannot_be_built_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tui.main
+    import tui.views
+
+    real_row = tui.views._row
+
+    def row(f, c, *args):  # type: ignore[no-untyped-def]
+        if c.name == "Brannoc":
+            raise ValueError("a bad entry")
+        return real_row(f, c, *args)
+
+    def sheet(*_: object) -> object:
+        raise KeyError("hp")
+
+    monkeypatch.setattr(tui.views, "_row", row)
+    monkeypatch.setattr(tui.main, "sheet", sheet)
+    tui.views._ROWS.clear()
+    s = demo_session("d20", start=True)
+    first = s.state.current
+    app = app_on(s, tmp_path)
+    try:
+        async with app.run_test(size=(130, 40)) as pilot:
+            tracker = main_screen(pilot).query_one("#tracker")
+            lines = [r.text.plain for r in tracker._rows]  # type: ignore[attr-defined]
+            assert "Brannoc: cannot be shown (ValueError: a bad entry)" in lines
+            assert any("Bandit 1" in line for line in lines)
+            assert "This cannot be shown: KeyError" in main_screen(pilot).query_one("#sheet").plain  # type: ignore[attr-defined]
+            await pilot.press("n")
+            assert s.state.current != first and app.is_running
+    finally:
+        tui.views._ROWS.clear()
