@@ -116,3 +116,27 @@ async def test_warhammer_start_fortune_and_next(tmp_path: Path) -> None:
         assert s.state.order[0] == of(s, "Ulfberth").id
         assert s.state.current == of(s, "Ulfberth").id
         assert of(s, "Ulfberth").economy.actions == 0
+
+
+@sync
+async def test_keys_after_enter_go_to_the_dialog_that_follows(tmp_path: Path) -> None:
+    """Cosmere's attack rolls on enter and opens the outcome dialog: the next enter applies it, and
+    the key after that reaches the main screen."""
+    from engine.rules.cosmere_combat import CosmereAttack
+
+    s = demo_session("cosmere", start=True)
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.commit(C.StartTurn(of(s, "Kaladin").id))
+        await pilot.pause()
+        # the first standing foe is ticked; 15 on the d20 (+0 against Physical 14: a hit), 3 damage
+        await burst(pilot, "w")
+        screen = app.screen
+        screen.query_one("#damage").value = "1d6"  # type: ignore[attr-defined]
+        screen.query_one("#given").value = "15"  # type: ignore[attr-defined]
+        screen.query_one("#damage_given").value = "3"  # type: ignore[attr-defined]
+        await pilot.pause()
+        await burst(pilot, "ctrl+s", "enter", "m", *"hit", "enter")
+        assert isinstance(app.screen, MainScreen), dialog_error(pilot)
+        done = commands(s)
+        assert isinstance(done[-2], CosmereAttack) and isinstance(done[-1], C.Note) and done[-1].text == "hit"
