@@ -39,6 +39,9 @@ class Config:
     keys: dict[str, str] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
     writable: bool = True  # False when the file exists but could not be read: never clobber it
+    # keys refused (not a key, or taken): not applied, but written back as they were when the
+    # settings are saved (the theme changed), so the GM's line is never silently lost
+    refused: dict[str, str] = field(default_factory=dict)
 
 
 class _Unreadable(Exception):
@@ -198,7 +201,7 @@ def _check_keys(cfg: Config, defaults: dict[str, tuple[str, str]]) -> None:
         else:
             wanted[bid] = names
             continue
-        del cfg.keys[bid]
+        cfg.refused[bid] = cfg.keys.pop(bid)
 
     def default_of(bid: str) -> list[str]:
         return [key_name(k) or k for k in defaults.get(bid, ("", ""))[1].split(",") if k]
@@ -245,7 +248,7 @@ def _check_keys(cfg: Config, defaults: dict[str, tuple[str, str]]) -> None:
             changed = True
     for bid in list(cfg.keys):
         if bid not in wanted:
-            del cfg.keys[bid]
+            cfg.refused[bid] = cfg.keys.pop(bid)
 
 
 def _toml_string(s: str) -> str:
@@ -274,7 +277,7 @@ def dumps(cfg: Config) -> str:
         lines.append(f"theme = {_toml_string(cfg.theme)}")
     lines.append("")
     lines.append("[keys]")
-    for bid, keys in sorted(cfg.keys.items()):
+    for bid, keys in sorted({**cfg.refused, **cfg.keys}.items()):
         lines.append(f"{_toml_key(bid)} = {_toml_string(keys)}")
     return "\n".join(lines) + "\n"
 

@@ -174,3 +174,13 @@ async def test_the_rest_of_the_settings_apply_in_the_app(tmp_path: Path) -> None
         assert type(app.screen).__name__ == "NoteDialog"
         await pilot.press("escape", "h")
         assert type(app.screen).__name__ == "HealthDialog" and app.screen.mode == "heal"  # type: ignore[attr-defined]
+
+
+def test_a_refused_key_is_kept_in_the_file_when_settings_are_saved(tmp_path: Path) -> None:
+    cfg = load(write(tmp_path, 'damage = "h"\nnote = "z"\nheal = "dmg"\n'))
+    assert cfg.keys == {"note": "z"}
+    cfg.theme = "textual-dark"
+    assert config.save(cfg) is None
+    back = load(cfg.path)
+    assert back.theme == "textual-dark" and back.keys == {"note": "z"}
+    assert back.refused == {"damage": "h", "heal": "dmg"}  # still there, still refused, for the GM to fix
