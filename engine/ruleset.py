@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 import msgspec
 from msgspec.structs import replace
@@ -28,6 +28,9 @@ from engine.events import (
 )
 from engine.state import Combatant, Condition, Economy, Fight, Pool, put
 
+if TYPE_CHECKING:
+    from engine.history import History  # typing only: the history applies commands through core
+
 
 class StatSpec(msgspec.Struct, frozen=True):
     """A number the add-combatant dialog asks for."""
@@ -37,6 +40,77 @@ class StatSpec(msgspec.Struct, frozen=True):
     default: int
     low: int = -99
     high: int = 999
+
+
+class ActionInfo(msgspec.Struct, frozen=True, gc=False):
+    """One thing the GM may ask of the fight now (the app's keys, footer and palette ask this).
+
+    `key` is stable ("next", "attack", "fast_slow", ...). `who`: the combatants it may be done by or
+    to right now, where that applies (empty when it is about the fight as a whole)."""
+
+    key: str
+    title: str
+    available: bool
+    reason: str = ""  # when not available: a sentence for the GM
+    who: tuple[str, ...] = ()
+
+
+EconomyState = Literal["available", "spent", "barred"]
+
+
+class EconomyItem(msgspec.Struct, frozen=True, gc=False):
+    """One part of a combatant's action economy or turn status, ready to display.
+
+    The tracker row shows `mark` (or pips `count` of `total` when `total` is set and `mark` is
+    empty), bright when `state` is "available"; the sheet shows `name` and `detail`; the compact
+    line (`describe_economy`, the log) joins the `text`s with spaces (a text starting with "+"
+    is written against the one before). `row` / `sheet` say whether the item belongs there now."""
+
+    key: str  # stable: "action", "bonus", "move", "reaction", "speed", "master", ...
+    label: str  # short: "A", "Bonus", "M", "R"
+    value: str  # display text: "1", "25 ft", "used"
+    state: EconomyState
+    why: str = ""  # why it is barred (or how it was spent): "Confused bars reactions"
+    name: str = ""  # the sheet's label: "Action", "Reaction", "Master Action"
+    detail: str = ""  # the sheet's text: "available", "barred (Confused)", "20 of 30 ft (Slowed)"
+    text: str = ""  # the compact line's token: "A1", "M20ft", "R1(barred)"; "" = not in it
+    mark: str = ""  # the tracker row's text: "A", "R2", "—"
+    count: int = 0
+    total: int = 0
+    row: bool = True
+    sheet: bool = True
+
+
+def join_economy(items: tuple[EconomyItem, ...]) -> str:
+    """The compact one-line economy ("A1 B1 M R1", "A1 R1+P1") from the items' texts."""
+    out = ""
+    for item in items:
+        if not item.text:
+            continue
+        out += item.text if not out or item.text.startswith("+") else " " + item.text
+    return out
+
+
+def yes_no(ok: bool, free: str = "available", spent: str = "used") -> str:
+    return free if ok else spent
+
+
+def live_reason(f: Fight) -> str:
+    """Why nothing of the turn may be done now ("" while the fight is under way)."""
+    if not f.started:
+        return "The fight has not started yet: start it first."
+    if f.ended:
+        return "The fight is over."
+    return ""
+
+
+def offer(key: str, title: str, reason: str = "", who: tuple[str, ...] = ()) -> ActionInfo:
+    """An action, available unless there is a reason it is not."""
+    return ActionInfo(key, title, not reason, reason, who if not reason else ())
+
+
+def anyone(f: Fight, who: tuple[str, ...], none: str) -> str:
+    return "" if who else (none if f.combatants else "There is nobody in the fight yet.")
 
 
 Events = list[Event]
@@ -196,7 +270,65 @@ class Ruleset(ABC):
         return f
 
     def describe_economy(self, c: Combatant) -> str:
-        return ""
+        """The compact economy line ("A1 B1 M R1"), from `economy_of` (no fight: whose turn it is
+        does not change the line)."""
+        return join_economy(self.economy_of(c))
+
+    def economy_items(self, f: Fight, cid: str) -> tuple[EconomyItem, ...]:
+        """`cid`'s action economy and turn status now, display-ready (see EconomyItem)."""
+        return self.economy_of(f.get(cid), f)
+
+    def economy_of(self, c: Combatant, f: Fight | None = None) -> tuple[EconomyItem, ...]:
+        """Override: the items for `c`; `f` None when there is no fight to ask (only texts matter)."""
+        return ()
+
+    # --- what may be done now -----------------------------------------------------------------
+    def actions(self, f: Fight, history: History | None = None) -> tuple[ActionInfo, ...]:
+        """Every action the ruleset offers, each with whether it may be done now, why not, and by
+        or to whom. Undo and redo are listed when the history is given."""
+        out = {a.key: a for a in self.generic_actions(f, history)}
+        for a in self.rules_actions(f):
+            out[a.key] = a
+        return tuple(out.values())
+
+    def rules_actions(self, f: Fight) -> tuple[ActionInfo, ...]:
+        """Override: the ruleset's own actions (one with a generic key replaces it)."""
+        return ()
+
+    def generic_actions(self, f: Fight, history: History | None = None) -> list[ActionInfo]:
+        everyone = tuple(c.id for c in f.combatants)
+        tracked = tuple(c.id for c in f.combatants if c.health)
+        conditioned = tuple(c.id for c in f.combatants if c.conditions)
+        resourced = tuple(c.id for c in f.combatants if c.resources)
+        if f.started:
+            start = "The fight has already started."
+        else:
+            start = "" if f.combatants else "Add at least one combatant before starting the fight."
+        out = [
+            offer("start", "Start the fight", start),
+            offer("next", "Next turn or phase", live_reason(f)),
+            offer("damage", "Damage", anyone(f, tracked, "Nobody has a health track."), tracked),
+            offer("heal", "Heal", anyone(f, tracked, "Nobody has a health track."), tracked),
+            offer("temp", "Temporary health", anyone(f, tracked, "Nobody has a health track."), tracked),
+            offer("condition", "Add a condition", anyone(f, everyone, ""), everyone),
+            offer("uncondition", "Remove a condition", anyone(f, conditioned, "Nobody has a condition."), conditioned),
+            offer("add", "Add combatants"),
+            offer("edit", "Rename or edit stats", anyone(f, everyone, ""), everyone),
+            offer("remove", "Remove the combatant", anyone(f, everyone, ""), everyone),
+            offer("roll", "Roll dice"),
+            offer("resource", "Spend or restore a resource", anyone(f, resourced, "Nobody has a resource."), resourced),
+            offer("note", "Add a note to the log"),
+            offer("dice_setting", "Who rolls the dice: app or table"),
+            offer("end_fight", "End the fight", "The fight is already over." if f.ended else ""),
+        ]
+        if self.has_initiative:
+            ordered = tuple(x for x in f.order if f.find(x) is not None)
+            why = "" if f.started else "The order is made when the fight starts."
+            out.append(offer("initiative", "Edit initiative or order", why or anyone(f, ordered, ""), ordered))
+        if history is not None:
+            out.append(offer("undo", "Undo", "" if history.can_undo else "Nothing to undo."))
+            out.append(offer("redo", "Redo", "" if history.can_redo else "Nothing to redo."))
+        return out
 
     def phase_label(self, f: Fight) -> str:
         return f"Round {f.round}"

@@ -16,19 +16,32 @@ from engine.errors import RuleError
 from engine.mechanics import GivenRolls, roll_or_given
 from engine.rules.cosmere import combat as X
 from engine.ruleset import (
+    ActionInfo,
+    EconomyItem,
+    EconomyState,
     Events,
     Handler,
     Ruleset,
     StatSpec,
     add_surprise,
+    anyone,
     begin_turn,
     end_surprise_after_turn,
     finish_turn,
+    live_reason,
+    offer,
     skip_turn,
+    yes_no,
 )
 from engine.state import Combatant, Condition, Duration, Economy, Fight, Pool, put, set_pool
 
 PHASES = ("Fast PC turns", "Fast NPC turns", "Slow PC turns", "Slow NPC turns")
+# the actions a turn gives: a fast turn 2, a slow one 3 (an undecided turn is counted as slow)
+TURN_ACTIONS = {"fast": 2, "slow": 3}
+
+
+def turn_actions(speed: str) -> int:
+    return TURN_ACTIONS.get(speed, TURN_ACTIONS["slow"])
 
 CONDITIONS = {
     "Surprised": "Caught unaware: no reaction at the start of combat. Ends after its first turn.",
@@ -240,7 +253,7 @@ class Cosmere(Ruleset):
         speed = speed or c.economy.speed or ("fast" if f.phase in (0, 1) else "slow")
         if f.phase >= 2:
             speed = "slow"
-        actions = 2 if speed == "fast" else 3
+        actions = turn_actions(speed)
         if c.economy.ready:
             # decision: a readied action waits until the start of its next turn
             ev.append(E.Info(f"{c.name}'s readied action lapses unused ({c.economy.ready})", c.id))
@@ -250,35 +263,43 @@ class Cosmere(Ruleset):
         f = begin_turn(self, f, c.id, ev, f"{speed} turn, {actions} actions")
         return X.start_effects(self, f, c.id, ev, given)
 
+    def choose_refusal(self, f: Fight, c: Combatant, speed: str = "slow") -> str:
+        """Why `c` may not choose `speed` now ("" if it may): the one check ChooseSpeed and the
+        app's offer share."""
+        if not f.started or f.ended:
+            return "Choose fast or slow once the fight is under way."
+        if c.economy.done:
+            return f"{c.name} has already taken its turn this round."
+        if f.current == c.id:
+            return f"{c.name} is taking its turn now: fast or slow was settled when it began."
+        if X.is_boss(c):
+            return f"{c.name} is a boss: it takes both a fast and a slow turn each round."
+        if speed == "fast" and f.phase > _phase_of(c, "fast"):
+            return f"The fast turns for {c.name} are over this round; it can only go slow."
+        return ""
+
     def _choose(self, f: Fight, cmd: C.ChooseSpeed, ev: Events) -> Fight:
         c = f.get(cmd.who)
-        if not f.started or f.ended:
-            raise RuleError("Choose fast or slow once the fight is under way.")
-        if c.economy.done:
-            raise RuleError(f"{c.name} has already taken its turn this round.")
-        if f.current == c.id:
-            raise RuleError(f"{c.name} is taking its turn now: fast or slow was settled when it began.")
-        if X.is_boss(c):
-            raise RuleError(f"{c.name} is a boss: it takes both a fast and a slow turn each round.")
-        if cmd.speed == "fast" and f.phase > _phase_of(c, "fast"):
-            raise RuleError(f"The fast turns for {c.name} are over this round; it can only go slow.")
+        refusal = self.choose_refusal(f, c, cmd.speed)
+        if refusal:
+            raise RuleError(refusal)
         f = put(f, replace(c, economy=replace(c.economy, speed=cmd.speed)))
         ev.append(E.Edited(c.id, c.name, f"chooses a {cmd.speed or 'undecided'} turn"))
         return f
 
-    def _take_turn(self, f: Fight, cmd: C.StartTurn, ev: Events) -> Fight:
+    def turn_plan(self, f: Fight, c: Combatant, asked: str = "") -> tuple[str, str, int]:
+        """Whether `c` may take its turn now (StartTurn, asking for speed `asked` or none): the
+        refusal ("" if it may), the speed it goes at and the phase it acts in."""
         if not f.started or f.ended:
-            raise RuleError("The fight is not under way.")
-        c = f.get(cmd.who)
+            return "The fight is not under way.", "", 0
         if c.economy.done:
-            raise RuleError(f"{c.name} has already taken its turn this round.")
+            return f"{c.name} has already taken its turn this round.", "", 0
         if f.current == c.id:
-            raise RuleError(f"It is already {c.name}'s turn.")
-        if cmd.speed == "fast" and X.is_boss(c) and c.economy.speed == "slow":
-            raise RuleError(f"{c.name} has had its fast turn this round; its slow turn is still to come.")
-        given = GivenRolls(f, cmd.rolls)
-        speed = cmd.speed or c.economy.speed or "fast"
-        if not cmd.speed and _phase_of(c, speed) < f.phase:
+            return f"It is already {c.name}'s turn.", "", 0
+        if asked == "fast" and X.is_boss(c) and c.economy.speed == "slow":
+            return f"{c.name} has had its fast turn this round; its slow turn is still to come.", "", 0
+        speed = asked or c.economy.speed or "fast"
+        if not asked and _phase_of(c, speed) < f.phase:
             # no speed asked for now, and the fast turns are behind it: it simply goes slow
             speed = "slow"
         target = _phase_of(c, speed)
@@ -286,8 +307,18 @@ class Cosmere(Ruleset):
             target = 3  # a PC whose slow turn was passed over still takes it, in the last phase
         if target < f.phase:
             if speed == "fast":
-                raise RuleError(f"The fast turns for {c.name} are over this round; it can go slow.")
-            raise RuleError(f"{PHASES[target]} are over this round.")
+                return f"The fast turns for {c.name} are over this round; it can go slow.", speed, target
+            return f"{PHASES[target]} are over this round.", speed, target
+        return "", speed, target
+
+    def _take_turn(self, f: Fight, cmd: C.StartTurn, ev: Events) -> Fight:
+        if not f.started or f.ended:
+            raise RuleError("The fight is not under way.")
+        c = f.get(cmd.who)
+        refusal, speed, target = self.turn_plan(f, c, cmd.speed)
+        if refusal:
+            raise RuleError(refusal)
+        given = GivenRolls(f, cmd.rolls)
         if f.current:
             f = self._end_turn(f, ev)
         while f.phase < target:
@@ -397,10 +428,61 @@ class Cosmere(Ruleset):
         e = c.economy
         return f.round == 1 and not e.done and f.current != c.id and not (X.is_boss(c) and e.speed == "slow")
 
-    def describe_economy(self, c: Combatant) -> str:
+    def economy_of(self, c: Combatant, f: Fight | None = None) -> tuple[EconomyItem, ...]:
         e = c.economy
-        speed = {"fast": "F", "slow": "S"}.get(e.speed, "?")
-        return f"{speed} A{e.actions} R{e.reactions}"
+        mine = f is not None and f.current == c.id
+        total = turn_actions(e.speed)
+        letter = {"fast": "F", "slow": "S"}.get(e.speed, "?")
+        value = {"fast": "fast", "slow": "slow"}.get(e.speed, "?")
+        long = {"fast": "Fast turn", "slow": "Slow turn"}.get(e.speed, "Undecided (fast or slow)")
+        why = "" if e.speed else "Fast or slow is still to be chosen"
+        out = [EconomyItem("speed", letter, value, "available", why, "", long, letter, value, row=False)]
+        if mine:
+            st: EconomyState = "available" if e.actions > 0 else "spent"
+            act = EconomyItem(
+                "action", "A", f"{e.actions} of {total}", st, "", "Actions", f"{e.actions} of {total} left",
+                f"A{e.actions}", "", e.actions, total,
+            )
+        elif e.done:
+            taken = "Turn taken this round"
+            act = EconomyItem("action", "A", "taken", "spent", taken, "", taken, f"A{e.actions}", "—", e.actions)
+        else:
+            why = "Not its turn" if f is not None and f.started else "Fight not started"
+            act = EconomyItem(
+                "action", "A", str(total), "barred", why, "", why, f"A{e.actions}", "·" * total, e.actions,
+                sheet=False,
+            )
+        out.append(act)
+        if e.reactions <= 0 and c.has("Surprised"):
+            # never had one: a Surprised combatant gets its first reaction when its first turn begins
+            why = "Surprised: no reaction until its first turn"
+            out.append(EconomyItem("reaction", "R", "0", "barred", why, "Reaction", "none yet (Surprised)",
+                                   f"R{e.reactions}", "R", e.reactions))
+        else:
+            st = "available" if e.reactions > 0 else "spent"
+            out.append(EconomyItem("reaction", "R", str(e.reactions), st, "", "Reaction", yes_no(e.reactions > 0),
+                                   f"R{e.reactions}", "R", e.reactions))
+        return tuple(out)
+
+    def rules_actions(self, f: Fight) -> tuple[ActionInfo, ...]:
+        live = live_reason(f)
+        everyone = tuple(c.id for c in f.combatants)
+        cur = f.find(f.current) if f.current else None
+        users = tuple(
+            dict.fromkeys(([cur.id] if cur else []) + [c.id for c in f.combatants if c.economy.reactions > 0])
+        )
+        attackers = (cur.id,) if cur is not None else everyone
+        choosers = tuple(c.id for c in f.combatants if not self.choose_refusal(f, c))
+        takers = tuple(c.id for c in f.combatants if not self.turn_plan(f, c)[0])
+        return (
+            offer("use", "Use an action or reaction", live or anyone(f, users, "Nobody can act or react now."), users),
+            offer("attack", "Attack", live or anyone(f, attackers, ""), attackers),
+            offer("fast_slow", "Choose fast or slow", live or anyone(f, choosers, "Nobody can choose now."), choosers),
+            offer("take_turn", "Take the turn now", live or anyone(f, takers, "Nobody can take a turn now."), takers),
+            offer("fall", "Fall", live or anyone(f, everyone, ""), everyone),
+            offer("terrain", "Move into dangerous terrain", live or anyone(f, everyone, ""), everyone),
+            offer("grant", "Grant extra actions or reactions", live or anyone(f, everyone, ""), everyone),
+        )
 
     def phase_label(self, f: Fight) -> str:
         return f"Round {f.round} · {PHASES[f.phase] if 0 <= f.phase < 4 else ''}"

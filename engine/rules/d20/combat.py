@@ -138,6 +138,16 @@ def incapacitated(c: Combatant) -> str:
     return next((n for n in INCAPACITATING if c.has(n)), "")
 
 
+def down_and_out(c: Combatant) -> bool:
+    """An NPC or a companion at 0 hit points does nothing at all (a PC is at Death's Door)."""
+    return c.down and (c.kind == "npc" or bool(c.owner))
+
+
+def reactions_barred_by(c: Combatant) -> str:
+    """The condition that bars `c`'s reactions (they are not spent, only unusable), or ""."""
+    return next((n for n in NO_REACTIONS if c.has(n)), "")
+
+
 def _mode_of(adv: tuple[str, ...], dis: tuple[str, ...], override: str) -> str:
     """Any advantage and any disadvantage cancel out to one d20; the GM's word overrides."""
     if override:
@@ -992,13 +1002,13 @@ def before_use(f: Fight, c: Combatant, what: str, label: str, target: str = "") 
     """Conditions that forbid a part of the turn, checked as it is used (so a condition gained
     mid-turn counts at once), and what the named actions of the text need."""
     name = label.lower()
-    if c.down and (c.kind == "npc" or c.owner):
+    if down_and_out(c):
         raise RuleError(f"{c.name} is down at 0 hit points and can do nothing.")
     incap = incapacitated(c)
     if what in ("action", "bonus", "reaction") and incap:
         raise RuleError(f"{c.name} is {incap}: no actions or reactions.")
-    if what == "reaction" and c.has("Confused"):
-        raise RuleError(f"{c.name} is Confused and cannot take reactions.")
+    if what == "reaction" and reactions_barred_by(c):
+        raise RuleError(f"{c.name} is {reactions_barred_by(c)} and cannot take reactions.")
     if what == "move":
         # Incapacitated alone forbids actions, not movement; unconscious or stunned, nothing moves
         out = next((n for n in ("Unconscious", "Stunned") if c.has(n)), "")

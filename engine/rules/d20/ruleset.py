@@ -17,15 +17,22 @@ from engine.errors import RuleError
 from engine.mechanics import GivenRolls
 from engine.rules.d20 import combat as X
 from engine.ruleset import (
+    ActionInfo,
+    EconomyItem,
+    EconomyState,
     Events,
     Handler,
     Ruleset,
     StatSpec,
     add_surprise,
+    anyone,
     begin_turn,
     end_surprise_after_turn,
     finish_turn,
+    live_reason,
+    offer,
     skip_turn,
+    yes_no,
 )
 from engine.state import Combatant, Condition, Economy, Fight, Pool, put
 
@@ -350,19 +357,89 @@ class D20(Ruleset):
             return "is at Death's Door"
         return "is down at 0 hit points"
 
-    def describe_economy(self, c: Combatant) -> str:
+    def economy_of(self, c: Combatant, f: Fight | None = None) -> tuple[EconomyItem, ...]:
         e = c.economy
-        move = "M" if e.move else "m"
+        mine = f is not None and f.current == c.id
+        # the action, bonus action, move and Gambit belong to its own turn; off it they wait
+        off = "" if mine else ("Not its turn" if f is not None and f.started else "Fight not started")
+        incap = X.incapacitated(c)
+        gone = "Down at 0 hit points: does nothing" if X.down_and_out(c) else ""
+
+        def state(left: bool, bar: str = "") -> tuple[EconomyState, str]:
+            if off:
+                return "barred", off
+            if not left:
+                return "spent", ""
+            return ("barred", bar) if bar else ("available", "")
+
+        out = []
+        for key, label, name, n in (("action", "A", "Action", e.actions), ("bonus", "B", "Bonus", e.bonus)):
+            st, why = state(n > 0, gone or (f"{incap}: no actions" if incap else ""))
+            detail = f"barred ({'down' if gone else incap})" if st == "barred" and not off else yes_no(n > 0)
+            out.append(EconomyItem(key, label, str(n), st, why, name, detail, f"{label}{n}", label, sheet=mine))
+        speed, slow = X.effective_speed(c)
+        left = X.movement_left(c)
+        dashes = sum(1 for u in e.used if u.lower() == "dash")
+        if speed <= 0:
+            detail = f"0 ft ({slow or 'speed 0'})"
+        else:
+            detail = f"{left} of {speed * (1 + dashes)} ft" + (f" ({slow})" if slow else "")
+        text = "M" if e.move else "m"
         if e.move and any(X.moved_feet(u) for u in e.used):
-            move = f"M{X.movement_left(c)}ft"  # part of the move taken: the feet left
-        parts = [
-            f"A{e.actions}",
-            f"B{e.bonus}",
-            move,
+            text = f"M{left}ft"  # part of the move taken: the feet left
+        held = next((n for n in ("Unconscious", "Stunned") if c.has(n)), "")
+        bar = gone or (f"{held}: cannot move" if held else (f"{slow}: speed 0" if speed <= 0 else ""))
+        st, why = state(left > 0, bar)
+        out.append(EconomyItem("move", "M", f"{left} ft", st, why, "Move", detail, text, "M", sheet=mine))
+        st, why = state(e.gambit > 0)
+        gambit = yes_no(e.gambit > 0, "can declare", "past")
+        out.append(EconomyItem("gambit", "Gambit", gambit, st, why, "Gambit", gambit, row=False, sheet=mine))
+        if off:
+            out.append(EconomyItem("turn", "", off, "barred", off, "", off, row=False))
+        barred = X.reactions_barred_by(c)
+        if e.reactions <= 0:
+            st, why, detail = "spent", "", "used"
+        elif barred:
             # a reaction barred by a condition is there but cannot be used while it lasts
-            f"R{e.reactions}" + ("(barred)" if e.reactions and (X.incapacitated(c) or c.has("Confused")) else ""),
-        ]
-        return " ".join(parts)
+            st, why, detail = "barred", f"{barred} bars reactions", f"barred ({barred})"
+        elif gone:
+            st, why, detail = "barred", gone, "barred (down)"
+        else:
+            st, why, detail = "available", "", "available"
+        text = f"R{e.reactions}" + ("(barred)" if e.reactions > 0 and barred else "")
+        out.append(EconomyItem("reaction", "R", str(e.reactions), st, why, "Reaction", detail, text, "R"))
+        if e.dodging:
+            out.append(EconomyItem("dodging", "Dodge", "dodging", "available", "", "Dodging", "", row=False))
+        if e.ready:
+            out.append(EconomyItem("ready", "Ready", e.ready, "available", "", "Readied:", e.ready, row=False))
+        return tuple(out)
+
+    def rules_actions(self, f: Fight) -> tuple[ActionInfo, ...]:
+        live = live_reason(f)
+        cur = f.find(f.current) if f.current else None
+        # its own turn's parts for whoever is acting; a reaction for anyone with one to use
+        users = tuple(
+            dict.fromkeys(
+                ([cur.id] if cur is not None else [])
+                + [
+                    c.id
+                    for c in f.combatants
+                    if c.economy.reactions > 0 and not X.reactions_barred_by(c) and not X.down_and_out(c)
+                ]
+            )
+        )
+        attackers = (cur.id,) if cur is not None else tuple(c.id for c in f.combatants)
+        owed = tuple(c.id for c in f.combatants if c.due)
+        readied = tuple(c.id for c in f.combatants if c.economy.ready)
+        readier = (cur.id,) if cur is not None and cur.economy.actions > 0 else ()
+        no_turn = "Nobody is taking a turn." if cur is None else f"{cur.name} has no action left to ready."
+        return (
+            offer("use", "Use an action or reaction", live or anyone(f, users, "Nobody can act or react now."), users),
+            offer("attack", "Attack", live or anyone(f, attackers, ""), attackers),
+            offer("owed", "Settle an owed roll", "" if owed else "No roll is owed.", owed),
+            offer("ready", "Ready an action", live or ("" if readier else no_turn), readier),
+            offer("release", "Take the readied action", live or anyone(f, readied, "Nobody has one readied."), readied),
+        )
 
     def phase_label(self, f: Fight) -> str:
         return f"Round {f.round}"

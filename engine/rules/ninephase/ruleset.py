@@ -15,7 +15,20 @@ from engine import commands as C
 from engine import events as E
 from engine.errors import RuleError
 from engine.rules.ninephase import catalog as K
-from engine.ruleset import Events, Handler, Ruleset, StatSpec, expire_at
+from engine.ruleset import (
+    ActionInfo,
+    EconomyItem,
+    EconomyState,
+    Events,
+    Handler,
+    Ruleset,
+    StatSpec,
+    anyone,
+    expire_at,
+    live_reason,
+    offer,
+    yes_no,
+)
 from engine.state import ActivitySpec, Channel, Combatant, Economy, Fight, PhaseUse, Pool, put, set_pool
 
 ACTIONS = 3
@@ -135,6 +148,20 @@ class NinePhase(Ruleset):
             return False
         return not self.out(f, c)
 
+    def phase_refusal(self, f: Fight, c: Combatant) -> str:
+        """Why `c` may neither act nor react in this phase ("" if it may): down, or its one turn of
+        the phase already taken. Shared by every activity and by what the app offers."""
+        if self.out(f, c):
+            if c.dropped is None:
+                # added or edited at 0 Hit Points: it never dropped in a phase, it is simply down
+                return f"{c.name} is at 0 Hit Points and cannot act."
+            return f"{c.name} dropped in an earlier phase and cannot act any more."
+        here = next((u for u in c.economy.phases if u.phase == f.phase), None)
+        if here is not None:
+            did = "acted" if here.kind == "act" else "reacted"
+            return f"{c.name} has already {did} in phase {f.phase} ({here.activity}): one turn a phase."
+        return ""
+
     def out(self, f: Fight, c: Combatant) -> bool:
         """Dropped in an earlier phase (or round): it cannot act any more."""
         if not c.down:
@@ -220,15 +247,9 @@ class NinePhase(Ruleset):
         e = c.economy
         name = spec.name
         p = f.phase
-        if self.out(f, c):
-            if c.dropped is None:
-                # added or edited at 0 Hit Points: it never dropped in a phase, it is simply down
-                raise RuleError(f"{c.name} is at 0 Hit Points and cannot act.")
-            raise RuleError(f"{c.name} dropped in an earlier phase and cannot act any more.")
-        here = next((u for u in e.phases if u.phase == p), None)
-        if here is not None:
-            did = "acted" if here.kind == "act" else "reacted"
-            raise RuleError(f"{c.name} has already {did} in phase {p} ({here.activity}): one turn a phase.")
+        refusal = self.phase_refusal(f, c)
+        if refusal:
+            raise RuleError(refusal)
         if not spec.repeatable and name.lower() in (u.lower() for u in e.used):
             raise RuleError(f"{c.name} has already attempted {name} this round: each activity once a round.")
         channel, master, lock = spec.channel, spec.master, spec.lock
@@ -358,9 +379,39 @@ class NinePhase(Ruleset):
         when = f"phase {d[1]}" if d[0] == f.round else f"phase {d[1]} of round {d[0]}"
         return f"dropped in {when}; it acts no more"
 
-    def describe_economy(self, c: Combatant) -> str:
+    def economy_of(self, c: Combatant, f: Fight | None = None) -> tuple[EconomyItem, ...]:
         e = c.economy
-        return f"A{e.actions} R{e.reactions}{' M' if not e.master else ' m'}"
+        # down, or its one turn of this phase taken: nothing more this phase, though not spent
+        bar = self.phase_refusal(f, c) if f is not None and f.started and not f.ended else ""
+
+        def state(left: bool) -> EconomyState:
+            return "spent" if not left else ("barred" if bar else "available")
+
+        a, r, m = e.actions > 0, e.reactions > 0, not e.master
+        return (
+            EconomyItem(
+                "action", "A", f"{e.actions} of {ACTIONS}", state(a), bar if a else "", "Actions",
+                f"{e.actions} of {ACTIONS} left this round", f"A{e.actions}", "", e.actions, ACTIONS,
+            ),
+            EconomyItem(
+                "reaction", "R", str(e.reactions), state(r), bar if r else "", "Reaction", yes_no(r),
+                f"R{e.reactions}", "R", e.reactions,
+            ),
+            EconomyItem(
+                "master", "M", yes_no(m), state(m), bar if m else "", "Master Action", yes_no(m),
+                "M" if m else "m", "M",
+            ),
+        )
+
+    def rules_actions(self, f: Fight) -> tuple[ActionInfo, ...]:
+        live = live_reason(f)
+        able = tuple(
+            c.id
+            for c in f.combatants
+            if (c.economy.actions > 0 or c.economy.reactions > 0) and not self.phase_refusal(f, c)
+        )
+        why = live or anyone(f, able, f"Nobody can act or react in phase {f.phase}.")
+        return (offer("activity", "Take an activity in this phase", why, able),)
 
     def phase_label(self, f: Fight) -> str:
         return f"Round {f.round} · Phase {f.phase}"

@@ -956,18 +956,26 @@ def critical_command(f: Fight, cmd: Critical, ev: list[Event]) -> Fight:
     return f
 
 
+def willpower_refusal(c: Combatant) -> str:
+    """Why `c` may not test Willpower to keep fighting ("" if it may)."""
+    if tier(c) != "champion":
+        return f"Only champion-tier combatants test Willpower to keep fighting; {c.name} is not one."
+    if not c.down:
+        return f"{c.name} is not at 0 Wounds."
+    if resolute(c):
+        return f"{c.name} has Resolve and fights on without a test."
+    if c.has("Dead"):
+        return f"{c.name} is dead."
+    return ""
+
+
 def keep_fighting_command(f: Fight, cmd: KeepFighting, ev: list[Event]) -> Fight:
     if not f.started or f.ended:
         raise RuleError("The fight is not under way.")
     c = f.get(cmd.who)
-    if tier(c) != "champion":
-        raise RuleError(f"Only champion-tier combatants test Willpower to keep fighting; {c.name} is not one.")
-    if not c.down:
-        raise RuleError(f"{c.name} is not at 0 Wounds.")
-    if resolute(c):
-        raise RuleError(f"{c.name} has Resolve and fights on without a test.")
-    if c.has("Dead"):
-        raise RuleError(f"{c.name} is dead.")
+    refusal = willpower_refusal(c)
+    if refusal:
+        raise RuleError(refusal)
     if not -100 <= cmd.modifier <= 100:
         raise RuleError(f"A Willpower modifier is between -100 and +100, not {cmd.modifier}.")
     _given_ok("1d100", cmd.given, "Willpower roll")

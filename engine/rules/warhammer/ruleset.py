@@ -19,15 +19,22 @@ from engine.dice import roll
 from engine.errors import RuleError
 from engine.rules.warhammer import combat as W
 from engine.ruleset import (
+    ActionInfo,
+    EconomyItem,
+    EconomyState,
     Events,
     Handler,
     Ruleset,
     StatSpec,
     add_surprise,
+    anyone,
     begin_turn,
     finish_turn,
+    live_reason,
+    offer,
     remove_condition,
     skip_turn,
+    yes_no,
 )
 from engine.state import Combatant, Economy, Fight, Pool, put, set_pool
 
@@ -281,15 +288,26 @@ class Warhammer(Ruleset):
         return self._new_round(f, ev)
 
     # --- Fortune ------------------------------------------------------------------------------
+    def fortune_refusal(self, f: Fight, c: Combatant | None = None) -> str:
+        """Why Fortune may not buy a slot now (for `c`, when given): "" if it may."""
+        if not f.started or f.ended:
+            return "Fortune buys a slot once the fight is under way."
+        if f.phase != -1 or f.current:
+            return "Fortune is spent at the start of a round, before anyone acts."
+        p = c.pool("fortune") if c is not None else None
+        if c is not None and (p is None or p.current < 1):
+            return f"{c.name} has no Fortune left."
+        return ""
+
     def _fortune(self, f: Fight, cmd: C.Fortune, ev: Events) -> Fight:
         if not f.started or f.ended:
-            raise RuleError("Fortune buys a slot once the fight is under way.")
+            raise RuleError(self.fortune_refusal(f))
         c = f.get(cmd.who)
-        if f.phase != -1 or f.current:
-            raise RuleError("Fortune is spent at the start of a round, before anyone acts.")
+        refusal = self.fortune_refusal(f, c)
+        if refusal:
+            raise RuleError(refusal)
         p = c.pool("fortune")
-        if p is None or p.current < 1:
-            raise RuleError(f"{c.name} has no Fortune left.")
+        assert p is not None  # checked by fortune_refusal
         order = [x for x in f.order if x != c.id]
         if not 0 <= cmd.position <= len(order):
             raise RuleError(
@@ -357,11 +375,56 @@ class Warhammer(Ruleset):
             )
         return f
 
-    def describe_economy(self, c: Combatant) -> str:
+    def economy_of(self, c: Combatant, f: Fight | None = None) -> tuple[EconomyItem, ...]:
         e = c.economy
-        extra = f"+P{e.parries}" if e.parries else ""
-        dfn = f"+D{e.defensive}" if e.defensive else ""
-        return f"A{e.actions} R{e.reactions}{extra}{dfn}"
+        mine = f is not None and f.current == c.id
+        if mine:
+            st: EconomyState = "available" if e.actions > 0 else "spent"
+            why = ""
+        else:
+            st, why = "barred", ("Not its turn" if f is not None and f.started else "Fight not started")
+        out = [
+            EconomyItem(
+                "action", "A", str(e.actions), st, why, "Action", yes_no(e.actions > 0), f"A{e.actions}", "A",
+                e.actions, sheet=mine,
+            ),
+            EconomyItem(
+                "reaction", "R", str(e.reactions), "available" if e.reactions > 0 else "spent", "", "Reactions",
+                str(e.reactions), f"R{e.reactions}", f"R{e.reactions}", e.reactions,
+            ),
+        ]
+        if e.parries:
+            out.append(
+                EconomyItem("parries", "P", str(e.parries), "available", "", "Bonus parries", str(e.parries),
+                            f"+P{e.parries}", f"P{e.parries}", e.parries)
+            )
+        if e.defensive:
+            out.append(
+                EconomyItem("defensive", "D", str(e.defensive), "available", "", "Defensive", str(e.defensive),
+                            f"+D{e.defensive}", f"D{e.defensive}", e.defensive)
+            )
+        return tuple(out)
+
+    def rules_actions(self, f: Fight) -> tuple[ActionInfo, ...]:
+        live = live_reason(f)
+        everyone = tuple(c.id for c in f.combatants)
+        cur = f.find(f.current) if f.current else None
+        users = tuple(
+            dict.fromkeys(([cur.id] if cur else []) + [c.id for c in f.combatants if c.economy.reactions > 0])
+        )
+        attackers = (cur.id,) if cur is not None else everyone
+        fortune = self.fortune_refusal(f)
+        buyers = () if fortune else tuple(c.id for c in f.combatants if not self.fortune_refusal(f, c))
+        testers = tuple(c.id for c in f.combatants if not W.willpower_refusal(c))
+        no_fortune = fortune or anyone(f, buyers, "Nobody has Fortune left.")
+        no_test = live or anyone(f, testers, "Nobody is a champion at 0 Wounds without Resolve.")
+        return (
+            offer("use", "Use an action or reaction", live or anyone(f, users, "Nobody can act or react now."), users),
+            offer("attack", "Attack", live or anyone(f, attackers, ""), attackers),
+            offer("fortune", "Spend Fortune for a slot", no_fortune, buyers),
+            offer("wh_critical", "Roll a critical injury", live or anyone(f, everyone, ""), everyone),
+            offer("willpower", "Test Willpower to keep fighting", no_test, testers),
+        )
 
     def phase_label(self, f: Fight) -> str:
         if f.phase == -1 and not f.current:
