@@ -107,6 +107,7 @@ async def back_to_main(pilot) -> None:  # type: ignore[no-untyped-def]
 
 # every key that opens a dialog or a pane, and the palette's ruleset dialogs
 KEYS = ("s", "d", "h", "t", "c", "x", "u", "w", "f", "g", "o", "i", "a", "e", "r", "p", "m", "question_mark", "v")
+KEYS += ("v", "v", "ctrl+p")  # below 120 columns v brings up each pane in turn
 PALETTE = ("fall", "terrain", "grant", "ready", "release", "wh_critical", "willpower", "dice_setting", "owed")
 
 
@@ -122,7 +123,7 @@ async def test_a_combatant_id_that_is_no_widget_id(rules: str, started: bool, tm
         f = renamed(f, c.id, new)
     s = Session.memory(f)
     app = app_on(s, tmp_path)
-    async with app.run_test(size=(130, 40)) as pilot:
+    async with app.run_test(size=(100, 40)) as pilot:
         main = main_screen(pilot)
         main.select("bad id")
         await pilot.pause()
