@@ -47,11 +47,12 @@ def apply(f: Fight, cmd: C.Command) -> tuple[Fight, tuple[E.Event, ...]]:
     return out, tuple(ev)
 
 
-_CACHE: dict[tuple[str, type], Handler] = {}
+# keyed by the ruleset object, not its id: a ruleset registered again under an id gets its own handlers
+_CACHE: dict[tuple[Ruleset, type], Handler] = {}
 
 
 def _handler(rs: Ruleset, kind: type) -> Handler:
-    key = (rs.id, kind)
+    key = (rs, kind)
     h = _CACHE.get(key)
     if h is None:
         own = rs.handlers().get(kind)  # type: ignore[arg-type]

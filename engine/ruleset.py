@@ -180,7 +180,7 @@ class Ruleset(ABC):
         return ordered + tuple((k, v) for k, v in values.items() if k not in known)
 
     def health(self, stats: tuple[tuple[str, int], ...]) -> tuple[Pool, ...]:
-        hp = dict(stats).get("hp", 10)
+        hp = max(0, dict(stats).get("hp", 10))  # a ruleset that names no hp bounds: never below 0
         return (Pool("hp", hp, hp),)
 
     def resources(self, stats: tuple[tuple[str, int], ...], cmd: AddCombatant) -> tuple[Pool, ...]:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from engine import ruleset_ids
 from tui.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,7 +25,7 @@ def _examples() -> list[tuple[str, int, str, str]]:
 
 def test_every_ruleset_has_a_worked_example_of_three_rounds_and_four_combatants() -> None:
     examples = _examples()
-    assert sorted(r for r, *_ in examples) == ["cosmere", "d20", "ninephase", "warhammer"]
+    assert sorted(r for r, *_ in examples) == sorted(ruleset_ids())
     for _rules, _seed, script, expected in examples:
         adds = [json.loads(x) for x in script.splitlines() if '"cmd":"add"' in x]
         assert sum(a.get("count", 1) for a in adds) >= 4

@@ -28,11 +28,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import History, RuleError, apply, command_union, core, event_union, get_ruleset, new_fight
+from engine import History, RuleError, apply, command_union, core, event_union, get_ruleset, new_fight, ruleset_ids
 from engine import commands as C
 from engine.state import Duration, Fight
 
-RULESETS = ("d20", "cosmere", "ninephase", "warhammer")
+# every registered ruleset: a fifth one registered before collection is covered as well
+RULESETS = ruleset_ids()
 SOAK = os.environ.get("FRACAS_SOAK") == "1"
 EXAMPLES = 500 if SOAK else 25
 STEPS = 120 if SOAK else 60
@@ -105,8 +106,17 @@ STAT_KEYS = {
 }
 
 
+def stat_keys(rules: str) -> tuple[str, ...]:
+    """The stats worth drawing: the list above, or for another ruleset the ones it names."""
+    known = STAT_KEYS.get(rules)
+    if known is None:
+        rs = get_ruleset(rules)
+        known = tuple(s.key for s in rs.stats) + rs.damage_order
+    return known
+
+
 def stats(draw: Draw, rules: str) -> tuple[tuple[str, int], ...]:
-    keys = STAT_KEYS[rules] + ("luck", "")
+    keys = stat_keys(rules) + ("luck", "")
     return some(draw, lambda: (pick(draw, keys), draw(st.one_of(st.integers(0, 30), st.integers(-50, 500)))), 4)
 
 
@@ -216,6 +226,10 @@ def own(draw: Draw, f: Fight, w: str) -> C.Command:
             what = pick(draw, ("action", "defensive", "parry", "dodge", "bonus"))
             return C.UseAction(w, what, target=pick(draw, ("",) + ids_of(f)))
         return C.Fortune(w, draw(st.integers(-1, 5)))
+    if rules != "ninephase":
+        # a ruleset this file does not know: its own commands, and use, filled in from their types
+        own_types = tuple(get_ruleset(rules).handlers()) + (C.UseAction,)
+        return fuzz_struct(draw, pick(draw, own_types), f)
     return C.Activity(
         w,
         pick(draw, ("Move", "Loose", "Storm", "Duck", "Shout")),

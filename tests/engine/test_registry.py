@@ -63,3 +63,19 @@ def test_an_id_cannot_be_taken_twice():
 def test_unknown_ruleset_names_the_known_ones():
     with pytest.raises(RuleError, match="Known: cosmere, d20"):
         engine.get_ruleset("chess")
+
+
+def test_the_registry_driven_tests_cover_a_fifth_ruleset():
+    """Loaded before collection (`-p`), the toy ruleset is in the conformance and offers tests."""
+    tests = ["tests/engine/test_conformance.py", "tests/engine/test_actions_economy.py"]
+    out = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "tests.engine.fifth_ruleset",
+         *tests, "-k", "toy", "-rA"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 0, out.stdout[-3000:]
+    assert "test_conformance.py::test_conformance_random_command_sequences[toy]" in out.stdout
+    assert "test_actions_economy.py::test_actions_and_economy_agree_with_apply_over_random_fights[toy]" in out.stdout
+    assert "FAILED" not in out.stdout

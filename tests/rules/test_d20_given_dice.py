@@ -6,7 +6,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from engine import RuleError, apply, describe, new_fight
+from engine import RuleError, apply, describe, get_ruleset, new_fight, ruleset_ids
 from engine import commands as C
 from engine import events as E
 from engine.dice import DiceRoll, Rng
@@ -153,7 +153,8 @@ def test_d20_entered_initiative_and_start_of_turn_dice_at_the_start_of_the_fight
 
 
 def test_d20_other_rulesets_refuse_start_of_turn_dice():
-    for rules in ("ninephase", "warhammer"):
+    # every registered ruleset that rolls nothing at the start of a turn (nine-phase, warhammer, ...)
+    for rules in [r for r in ruleset_ids() if not get_ruleset(r).takes_turn_rolls]:
         f = new_fight(rules)
         f, _ = apply(f, C.AddCombatant("A"))
         with pytest.raises(RuleError, match="no dice to enter"):
