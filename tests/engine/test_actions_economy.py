@@ -95,6 +95,7 @@ def check_economy(f: Fight) -> None:
         assert (r.state == "spent") == (e.reactions <= 0 and r.state != "barred"), (r, e)
         a = items["action"]
         assert a.state != "available" or e.actions > 0, (a, e)
+        assert (a.count, r.count) == (e.actions, e.reactions), (a, r, e)
         if f.ruleset == "d20":
             barred = reactions_barred_by(c)
             gone = down_and_out(c)
@@ -178,7 +179,7 @@ def test_d20_economy_items_confused_bars_reactions():
     f, _ = play(f, C.AddCondition(orc, "Confused"))
     items = items_of(f, orc)
     assert items["reaction"] == EconomyItem(
-        "reaction", "R", "1", "barred", "Confused bars reactions", "Reaction", "barred (Confused)", "R1(barred)", "R"
+        "reaction", "R", "1", "barred", "Confused bars reactions", "Reaction", "barred (Confused)", "R1(barred)", "R", 1
     )
     assert items["action"].state == "barred" and items["action"].why == "Not its turn"
     assert not items["action"].sheet and items["turn"].detail == "Not its turn"

@@ -376,7 +376,7 @@ class D20(Ruleset):
         for key, label, name, n in (("action", "A", "Action", e.actions), ("bonus", "B", "Bonus", e.bonus)):
             st, why = state(n > 0, gone or (f"{incap}: no actions" if incap else ""))
             detail = f"barred ({'down' if gone else incap})" if st == "barred" and not off else yes_no(n > 0)
-            out.append(EconomyItem(key, label, str(n), st, why, name, detail, f"{label}{n}", label, sheet=mine))
+            out.append(EconomyItem(key, label, str(n), st, why, name, detail, f"{label}{n}", label, n, sheet=mine))
         speed, slow = X.effective_speed(c)
         left = X.movement_left(c)
         dashes = sum(1 for u in e.used if u.lower() == "dash")
@@ -390,7 +390,8 @@ class D20(Ruleset):
         held = next((n for n in ("Unconscious", "Stunned") if c.has(n)), "")
         bar = gone or (f"{held}: cannot move" if held else (f"{slow}: speed 0" if speed <= 0 else ""))
         st, why = state(left > 0, bar)
-        out.append(EconomyItem("move", "M", f"{left} ft", st, why, "Move", detail, text, "M", sheet=mine))
+        full = max(0, speed) * (1 + dashes)
+        out.append(EconomyItem("move", "M", f"{left} ft", st, why, "Move", detail, text, "M", left, full, sheet=mine))
         st, why = state(e.gambit > 0)
         gambit = yes_no(e.gambit > 0, "can declare", "past")
         out.append(EconomyItem("gambit", "Gambit", gambit, st, why, "Gambit", gambit, row=False, sheet=mine))
@@ -407,7 +408,7 @@ class D20(Ruleset):
         else:
             st, why, detail = "available", "", "available"
         text = f"R{e.reactions}" + ("(barred)" if e.reactions > 0 and barred else "")
-        out.append(EconomyItem("reaction", "R", str(e.reactions), st, why, "Reaction", detail, text, "R"))
+        out.append(EconomyItem("reaction", "R", str(e.reactions), st, why, "Reaction", detail, text, "R", e.reactions))
         if e.dodging:
             out.append(EconomyItem("dodging", "Dodge", "dodging", "available", "", "Dodging", "", row=False))
         if e.ready:
