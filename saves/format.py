@@ -16,7 +16,7 @@ import struct
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Annotated, Any, Union
 
 import msgspec
 from msgspec import UNSET, UnsetType
@@ -29,6 +29,7 @@ MAGIC = b"\x89FRACAS\n"  # a non-ASCII first byte and a newline: text-mode trans
 FORMAT = 1  # the save format this version writes; it reads this one and older ones (UPGRADES)
 EXTENSION = ".fracas"
 
+MAX_COMBATANTS = 500  # engine.core.MAX_COMBATANTS (a test keeps them equal): a longer list is refused unread
 MAX_RECORD = 16 * 1024 * 1024  # one record (a full state of 500 combatants is well under 2 MiB)
 MAX_FILE = 256 * 1024 * 1024  # a whole file: about a million commands
 CHECKPOINT_EVERY = 1000  # writer policy: a full state at the first round change after this many steps
@@ -38,7 +39,7 @@ CHECKPOINT_EVERY = 1000  # writer policy: a full state at the first round change
 # file) and one record at most about 80 times its stored size (a small step primed by the window).
 # A file may inflate in total to INFLATE_FLOOR or INFLATE_RATIO times its size, whichever is more; a
 # record to RECORD_FLOOR or RECORD_RATIO times its stored size. A compressed bomb stops there.
-INFLATE_FLOOR = 32 * 1024 * 1024
+INFLATE_FLOOR = 16 * 1024 * 1024
 INFLATE_RATIO = 16
 RECORD_FLOOR = 64 * 1024
 RECORD_RATIO = 256
@@ -380,6 +381,8 @@ def check_fight(f: Fight) -> None:
 
 
 def check_ids(f: Fight) -> None:
+    if len(f.combatants) > MAX_COMBATANTS:
+        raise FormatProblem(f"{len(f.combatants)} combatants, more than a fight can hold ({MAX_COMBATANTS})")
     seen: set[str] = set()
     top = 0
     for c in f.combatants:
@@ -584,15 +587,20 @@ def _build(cu: Any, eu: Any, key: tuple[tuple[type, ...], tuple[type, ...]]) -> 
     combatant_setters = _setters("SetCombatant", Combatant, "id")
     fight_set = Union[tuple(fight_setters.values())]  # type: ignore[valid-type]  # noqa: UP007
     combatant_set = Union[tuple(combatant_setters.values())]  # type: ignore[valid-type]  # noqa: UP007
-    patch = msgspec.defstruct(
-        "Patch", [("i", int), ("sets", tuple[combatant_set, ...])], rename={"sets": "s"}, **_OPTS
-    )
+    # lengths are checked from the array header, before any element is decoded (a list of a million
+    # combatants is refused without building one)
+    sets = Annotated[tuple[combatant_set, ...], msgspec.Meta(max_length=len(combatant_setters))]
+    patch = msgspec.defstruct("Patch", [("i", int), ("sets", sets)], rename={"sets": "s"}, **_OPTS)
     delta = msgspec.defstruct(
         "Delta",
         [
-            ("fight", tuple[fight_set, ...], ()),
-            ("layout", tuple[int | Combatant, ...] | UnsetType, UNSET),
-            ("patch", tuple[patch, ...], ()),
+            ("fight", Annotated[tuple[fight_set, ...], msgspec.Meta(max_length=len(fight_setters))], ()),
+            (
+                "layout",
+                Annotated[tuple[int | Combatant, ...], msgspec.Meta(max_length=MAX_COMBATANTS)] | UnsetType,
+                UNSET,
+            ),
+            ("patch", Annotated[tuple[patch, ...], msgspec.Meta(max_length=MAX_COMBATANTS)], ()),
         ],
         rename={"fight": "f", "layout": "l", "patch": "p"},
         **_OPTS,

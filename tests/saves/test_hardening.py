@@ -514,3 +514,12 @@ def test_paths_are_printable_in_check_and_list(tmp_path: Path, capsys: pytest.Ca
     assert cli.cmd_list(ns(dir=empty)) == 0
     got = capsys.readouterr()
     assert "\x1b" not in got.out and "\x07" not in got.out and "\x1b" not in got.err
+
+
+def test_a_list_longer_than_a_fight_can_hold_is_refused_unread(tmp_path: Path) -> None:
+    from engine.core import MAX_COMBATANTS
+
+    assert fmt.MAX_COMBATANTS == MAX_COMBATANTS
+    many = [{"type": "combatant", "id": f"c{i + 1}", "name": "Gob"} for i in range(MAX_COMBATANTS + 1)]
+    step = msgspec.msgpack.encode({"p": 0, "c": {"cmd": "note", "text": "x"}, "d": {"l": many}})
+    refused(tmp_path, file_of(header_raw(), (fmt.STEP, step)), "step record")
