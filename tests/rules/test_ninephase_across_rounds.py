@@ -83,3 +83,18 @@ def test_a_channel_that_finished_in_the_round_is_not_carried():
     f, _ = play(f, K.DoActivity("c1", "Fireball"))
     f = to_phase(to_phase(f, 9), 1)
     assert f.get("c1").channels == ()
+
+
+def test_two_channels_of_one_activity_are_told_apart_by_the_phase_they_began():
+    # one runs on from last round's phase 8 and the same activity is begun again in phase 1
+    f = to_phase(fight("Mirelle", "Orc"), 8)
+    f, _ = play(f, C.Activity("c1", "Gale", cost=3, earliest=8, channel=True, across_rounds=True))
+    f = to_phase(to_phase(f, 9), 1)
+    f, _ = play(f, C.Activity("c1", "Gale", cost=2, earliest=1, channel=True))
+    assert [ch.activity for ch in f.get("c1").channels if ch.status == ""] == ["Gale", "Gale"]
+    refused(f, K.StopChannel("c1", "Gale"), "say which by the phase it began")
+    refused(f, K.StopChannel("c1", "Gale", start=5), "no channel called Gale begun in phase 5")
+    g, log = play(f, K.StopChannel("c1", "Gale", start=8))
+    live = [ch for ch in g.get("c1").channels if ch.status == ""]
+    assert [ch.start for ch in live] == [1]
+    assert "Gale is interrupted" in log[-1]

@@ -142,6 +142,9 @@ class StopChannel(Command, tag="stop_channel"):
     who: str
     activity: str = ""  # "" = its only channel under way
     reason: str = ""
+    # the phase (1-9) the channel began in, this round or the last: picks one of two channels of one
+    # activity under way at once (one ran on from last round, the other begun again this round)
+    start: int | None = None
 
 
 for _cmd in (DefineActivity, ForgetActivity, DoActivity, StopChannel):

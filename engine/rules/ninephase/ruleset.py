@@ -335,10 +335,18 @@ class NinePhase(Ruleset):
         live = [ch for ch in c.channels if ch.status == ""]
         want = cmd.activity.strip().lower()
         pick = [ch for ch in live if not want or ch.activity.lower() == want]
+        if cmd.start is not None:
+            # a channel carried from last round keeps its start counted back from this round's phase 1
+            pick = [ch for ch in pick if cmd.start in (ch.start, ch.start + 9)]
         if not pick:
             what = f" called {cmd.activity.strip()}" if want else ""
-            raise RuleError(f"{c.name} has no channel{what} under way.")
+            begun = f" begun in phase {cmd.start}" if cmd.start is not None else ""
+            raise RuleError(f"{c.name} has no channel{what}{begun} under way.")
         if len(pick) > 1:
+            if want:
+                raise RuleError(
+                    f"{c.name} has several {pick[0].activity} channels under way: say which by the phase it began."
+                )
             raise RuleError(f"{c.name} has several channels under way: name the one to stop.")
         why = cmd.reason.strip() or f"stopped in phase {f.phase}"
         if len(why) > 200:
