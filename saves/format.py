@@ -108,8 +108,8 @@ def inflate(packed: bytes | memoryview, window: bytes, budget: int = MAX_RECORD)
     try:
         d = zlib.decompressobj(_WBITS, zdict=window) if window else zlib.decompressobj(_WBITS)
         raw = d.decompress(packed, max(limit, 1))
-    except zlib.error as exc:
-        raise FormatProblem(f"a compressed record does not inflate ({exc})") from None
+    except zlib.error as exc:  # "Error -3 while decompressing data: invalid ...": only the why
+        raise FormatProblem(f"a compressed record does not inflate ({str(exc).rsplit(': ', 1)[-1]})") from None
     if d.unconsumed_tail or len(raw) > limit:
         if limit == budget and budget < MAX_RECORD:
             raise FormatProblem(
