@@ -1,4 +1,5 @@
-"""One table of everything the GM can do on the main screen.
+"""One table of everything the GM can do on the main screen: the generic rows, and each ruleset's own
+from its app slice (tui/rulesets/).
 
 The main screen's key bindings, the footer, the help screen and the command palette are all built
 from it, so a new action appears in each of them at once. `id` is the binding id the settings file
@@ -7,23 +8,12 @@ remaps (`[keys] damage = "x"`); `keys` None means the action is only in the pale
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from textual.binding import Binding
 
+from tui.rulesets import Action, registered
 
-@dataclass(frozen=True, slots=True)
-class Action:
-    id: str
-    keys: str | None
-    action: str
-    label: str  # short, for the footer
-    title: str  # for the palette and help
-    help: str
-    show: bool = True
-
-
-ACTIONS: tuple[Action, ...] = (
+# the actions every ruleset has (use, attack and initiative: the rulesets whose slice offers them)
+GENERIC: tuple[Action, ...] = (
     Action(
         "start", "s", "start", "Start", "Start the fight", "Roll initiative (or enter it) and mark surprised combatants"
     ),
@@ -37,57 +27,6 @@ ACTIONS: tuple[Action, ...] = (
         "Attack",
         "Attack",
         "The acting (or selected) combatant attacks: the chance to hit shown before the roll (d20, Cosmere, Warhammer)",
-    ),
-    Action(
-        "owed",
-        None,
-        "owed",
-        "Owed",
-        "Settle an owed roll",
-        "A save the rules made due (concentration, Confused): roll it, enter it or waive it",
-    ),
-    # the rulesets' commands with no key of their own: from the palette (tui.attack.RULES_DIALOGS)
-    Action("fall", None, "fall", "Fall", "Fall", "The selected combatant falls: 1d6 impact per 10 ft, Prone (Cosmere)"),
-    Action(
-        "terrain",
-        None,
-        "terrain",
-        "Terrain",
-        "Move into dangerous terrain",
-        "Its damage now and at the start of each turn there, until the condition is removed (Cosmere)",
-    ),
-    Action(
-        "grant",
-        None,
-        "grant",
-        "Grant",
-        "Grant extra actions or reactions",
-        "A talent or effect grants more actions (on its own turn) or reactions (Cosmere)",
-    ),
-    Action("ready", None, "ready", "Ready", "Ready an action", "Spend the action to hold another for a trigger (d20)"),
-    Action(
-        "release",
-        None,
-        "release",
-        "Release",
-        "Take the readied action",
-        "The trigger came: the readied action, spending the reaction (d20)",
-    ),
-    Action(
-        "wh_critical",
-        None,
-        "wh_critical",
-        "Critical",
-        "Roll a critical injury",
-        "A critical outside an attack: damage past 0 Wounds, a fall, a trap (Warhammer)",
-    ),
-    Action(
-        "willpower",
-        None,
-        "willpower",
-        "Willpower",
-        "Test Willpower to keep fighting",
-        "A champion at 0 Wounds without Resolve tests Willpower (Warhammer)",
     ),
     Action(
         "temp", "t", "temp", "Temp", "Temporary health", "Give temporary health (the higher value is kept)", show=False
@@ -111,34 +50,6 @@ ACTIONS: tuple[Action, ...] = (
     ),
     Action(
         "use", "u", "use", "Use", "Use an action or reaction", "Spend part of the selected combatant's action economy"
-    ),
-    Action(
-        "activity",
-        "u",
-        "activity",
-        "Activity",
-        "Take an activity in this phase",
-        "Act or react in the current phase (nine-phase)",
-    ),
-    Action(
-        "speed", "f", "speed", "Fast/slow", "Choose fast or slow", "Choose a fast or slow turn for this round (Cosmere)"
-    ),
-    Action(
-        "take_turn",
-        "g",
-        "take_turn",
-        "Go now",
-        "Take the turn now",
-        "The selected combatant takes its turn now (Cosmere)",
-        show=False,
-    ),
-    Action(
-        "fortune",
-        "o",
-        "fortune",
-        "Fortune",
-        "Spend Fortune for a slot",
-        "Spend a Fortune point to act at a chosen place this round (Warhammer)",
     ),
     Action(
         "initiative",
@@ -228,6 +139,21 @@ ACTIONS: tuple[Action, ...] = (
     ),
 )
 
+
+
+def _table() -> tuple[Action, ...]:
+    """The generic rows, each followed by the rulesets' own rows listed after it (`after`)."""
+    own = [a for ui in registered() for a in ui.actions]
+    out: list[Action] = []
+    for g in GENERIC:
+        out.append(g)
+        out.extend(a for a in own if a.after == g.id)
+    ids = {g.id for g in GENERIC}
+    out.extend(a for a in own if a.after not in ids)
+    return tuple(out)
+
+
+ACTIONS: tuple[Action, ...] = _table()
 BY_ID = {a.id: a for a in ACTIONS}
 
 

@@ -70,7 +70,7 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", prog="fracas")  # not the custom usage line above
 
     d = sub.add_parser("demo", help="play a fresh copy of a bundled demo fight")
-    d.add_argument("rules", nargs="?", default="d20", help="cosmere, ninephase, d20 or warhammer")
+    d.add_argument("rules", nargs="?", default=None, help="cosmere, ninephase, d20 or warhammer")
     d.add_argument("--seed", type=int, default=None, help="random seed (default: a fresh one)")
     d.add_argument("--dir", type=Path, default=None, help="where to put the copy (default: the data dir)")
 
@@ -220,6 +220,10 @@ def _demo(args: argparse.Namespace) -> int:
     from saves.demo import demo_history
     from saves.session import Session
 
+    if args.rules is None:
+        from tui.rulesets import DEFAULT
+
+        args.rules = DEFAULT
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4)) >> 1
     # the copy starts from the demo's set-up (one durable write): undo goes back to the fight as it
     # was set up, which is what a fresh copy of a demo means

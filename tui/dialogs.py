@@ -31,6 +31,7 @@ from engine import commands as C
 from engine.commands import Command
 from engine.rules.base import Ruleset
 from engine.state import Combatant, Duration, Fight
+from tui.rulesets import RulesetUI, get_ui
 from tui.text import clean, literal, span
 
 if TYPE_CHECKING:
@@ -300,6 +301,11 @@ class Dialog(ModalScreen[None]):
         return get_ruleset(self.fight.ruleset)
 
     @property
+    def ui(self) -> RulesetUI:
+        """The app slice of the fight's ruleset: its form hints and its own dialogs."""
+        return get_ui(self.fight.ruleset)
+
+    @property
     def target(self) -> Combatant:
         return self.fight.get(self.who)
 
@@ -546,9 +552,7 @@ class ConditionDialog(Dialog):
     def _kinds(self) -> list[str]:
         rs = self.rules
         kinds = list(getattr(rs, "durations", ("manual", "turn_start", "turn_end", "round_end", "phase_end")))
-        if rs.id == "ninephase" and self.fight.started:
-            # the text's own durations, counted from the current phase
-            kinds = ["manual", "rounds", "seconds", "rest"] + [k for k in kinds if k not in ("manual",)]
+        kinds = self.ui.condition_durations(self.fight, kinds)
         return [k for k in dict.fromkeys(kinds) if k in DURATION_LABELS]
 
     def fields(self) -> ComposeResult:
@@ -565,8 +569,8 @@ class ConditionDialog(Dialog):
         yield row("Seconds", field("6", id="seconds", number=True), id="row-seconds")
         yield row("Level", field("1", id="level", number=True))
         per_turn = row("Damage each turn", field(placeholder="dice, e.g. 1d4 (optional)", id="dice"))
-        # only d20's conditions deal damage at the start of a turn (Bleeding, Burning)
-        per_turn.display = self.rules.id == "d20"
+        # only some rulesets' conditions deal damage at the start of a turn (d20's Bleeding, Burning)
+        per_turn.display = self.ui.condition_dice
         yield per_turn
         yield row("Note", field(placeholder="(optional)", id="note"))
 
@@ -723,10 +727,6 @@ class RemoveConditionDialog(Dialog):
 
 # --- combatants --------------------------------------------------------------------------------
 
-FLAG_HINTS = {
-    "warhammer": "shield, offhand, twohanded (bonus parries)",
-    "d20": "e.g. caster (comma separated)",
-}
 KINDS = [("NPC", "npc"), ("PC", "pc")]
 SIDES = [("enemy", "enemy"), ("party", "party"), ("neutral", "neutral")]
 
@@ -754,9 +754,9 @@ class _CombatantForm(Dialog):
         return tuple(out)
 
     def _extra_fields(self, c: Combatant | None) -> ComposeResult:
-        rid = self.rules.id
-        yield row("Flags", field(", ".join(c.flags) if c else "", FLAG_HINTS.get(rid, "comma separated"), id="flags"))
-        if rid == "d20":
+        ui = self.ui
+        yield row("Flags", field(", ".join(c.flags) if c else "", ui.flag_hint, id="flags"))
+        if ui.damage_types:
             yield row("Resists", field(", ".join(c.resist) if c else "", "damage types, comma separated", id="resist"))
             yield row("Vulnerable to", field(", ".join(c.vulnerable) if c else "", "damage types", id="vulnerable"))
         yield row("Note", field(c.note if c else "", "(optional)", id="note"))
@@ -788,7 +788,7 @@ class AddDialog(_CombatantForm):
         yield row("Side", Choice(SIDES, "enemy", id="side"))
         yield self._stat_grid({})
         f = self.fight
-        if self.rules.id == "d20":
+        if self.ui.companions:
             leaders = [c.id for c in f.combatants if c.owner]
             yield row("Companion of", Choice(combatant_options(f, "nobody (own initiative)", leaders), "", id="owner"))
         yield from self._extra_fields(None)
@@ -860,15 +860,10 @@ class StartDialog(Dialog):
     HINT = "enter: start · tab: to the fields · space: tick · esc: cancel"
 
     def heading(self) -> Text:
-        rid = self.rules.id
-        how = {
-            "d20": "Initiative: d20 + Dex modifier. Leave a die blank and the app rolls it.",
-            "warhammer": "Initiative test: d100 against Initiative. Leave blank and the app rolls it.",
-            "cosmere": "A d20 per combatant breaks ties of Speed. Leave blank and the app rolls it.",
-            "ninephase": "Round 1 begins in phase 1; nine-phase has no initiative roll and no surprise.",
-        }.get(rid, "")
+        ui = self.ui
+        how = ui.start_hint
         sides = [SIDE_WORDS[k] for k, key in SIDE_KEYS.items() if self.fight.setting(key, "app") == "table"]
-        if sides and rid != "ninephase":
+        if sides and ui.start_rolls:
             how = how.split(". ")[0] + "."  # the app does not fill in a blank die for those sides
             if len(sides) == 1:
                 other = "NPC" if sides[0] == "PCs" else "PC"
@@ -882,13 +877,13 @@ class StartDialog(Dialog):
 
     def fields(self) -> ComposeResult:
         f = self.fight
-        rid = self.rules.id
+        ui = self.ui
         # ids are positions (slot): a combatant id comes from a file and need not be a valid widget id
         for i, c in enumerate(f.combatants):
             widgets: list[Widget] = []
-            if rid != "ninephase":
+            if ui.start_rolls:
                 widgets.append(Tick(Text("surprised"), id=f"surprised-{i}", compact=True))
-                if not (rid == "d20" and c.owner):
+                if not (ui.companions and c.owner):  # a companion acts on its owner's initiative
                     hint = "the die rolled at the table" if table_rolls(f, c.id) else "die rolled (optional)"
                     widgets.append(field(placeholder=hint, id=f"init-{i}", number=True))
             name = literal(c.name)
@@ -930,7 +925,7 @@ class InitiativeDialog(Dialog):
 
     def heading(self) -> Text:
         c = self.target
-        what = "Initiative" if self.rules.id == "d20" else "Initiative (SL)"
+        what = self.ui.initiative_title
         return Text(f"{what} and place in the order: ") + literal(c.name)
 
     def fields(self) -> ComposeResult:
@@ -956,117 +951,12 @@ class InitiativeDialog(Dialog):
         return out
 
 
-class FortuneDialog(Dialog):
-    OK = "Spend Fortune"
-
-    def heading(self) -> Text:
-        c = self.target
-        p = c.pool("fortune")
-        t = literal(c.name)
-        t.append(f" spends a Fortune point ({p.current if p else 0} left) to act at a chosen place this round.")
-        return t
-
-    def fields(self) -> ComposeResult:
-        f = self.fight
-        order = span("Order now: ", "dim")
-        for i, cid in enumerate(f.order):
-            if i:
-                order.append(", ", style="dim")
-            order.append(f"{i + 1}. ", style="dim")
-            order.append_text(name_of(f, cid))
-        yield Static(order, classes="wide-label")
-        yield row(f"Place (1-{len(f.order)})", field("1", id="position", number=True))
-
-    def build(self) -> Command:
-        pos = parse_int(self.value("position"), "Place", 1, max(1, len(self.fight.order)))
-        return C.Fortune(self.who, pos - 1)
-
-
-class SpeedDialog(Dialog):
-    OK = "Choose"
-    HINT = "enter: choose the highlighted one · esc: cancel"
-    CHOICES = (
-        ("Fast turn (2 actions)", "fast", False),
-        ("Slow turn (3 actions)", "slow", False),
-        ("Undecided", "", False),
-        ("Fast, and take the turn now", "fast", True),
-        ("Slow, and take the turn now", "slow", True),
-    )
-
-    def heading(self) -> Text:
-        return Text("Fast or slow this round: ") + literal(self.target.name)
-
-    def fields(self) -> ComposeResult:
-        yield OptionList(*[Option(label, id=str(i)) for i, (label, _, _) in enumerate(self.CHOICES)], id="speeds")
-
-    def on_mount(self) -> None:
-        ol = self.query_one("#speeds", OptionList)
-        current = self.target.economy.speed
-        if not current:
-            # undecided: offer what is still possible (fast turns pass once the fast phases have)
-            fast_phase = 0 if self.target.kind == "pc" else 1
-            current = "fast" if self.fight.phase <= fast_phase else "slow"
-        ol.highlighted = next((i for i, (_, s, now) in enumerate(self.CHOICES) if s == current and not now), 0)
-        ol.focus()
-
-    @on(OptionList.OptionSelected)
-    def _picked(self) -> None:
-        self.action_submit()
-
-    def build(self) -> Command:
-        i = self.query_one("#speeds", OptionList).highlighted or 0
-        _, speed, now = self.CHOICES[i]
-        if now:
-            return C.StartTurn(self.who, speed)  # type: ignore[arg-type]
-        return C.ChooseSpeed(self.who, speed)  # type: ignore[arg-type]
-
-
 # --- acting ------------------------------------------------------------------------------------
 
-USES = {
-    "d20": [
-        ("Action", "action"),
-        ("Bonus action", "bonus"),
-        ("Move", "move"),
-        ("Reaction", "reaction"),
-        ("Gambit", "gambit"),
-    ],
-    "cosmere": [("Action", "action"), ("Free action", "free"), ("Reaction", "reaction")],
-    "warhammer": [
-        ("Action (attack, ...)", "action"),
-        ("Fight defensively", "defensive"),
-        ("Parry", "parry"),
-        ("Dodge", "dodge"),
-    ],
-}
-NAME_HINTS = {
-    "d20": "Attack, Hide, Search, ... (optional)",
-    "cosmere": "Strike, Move, Reactive Strike, ... (optional)",
-    "warhammer": "what it does (optional)",
-}
-
-
-def d20_uses(c: Combatant) -> list[tuple[str | Text, str]]:
-    """The d20 parts of the turn, then the named uses that do something, each with what it costs.
-    A value is the part used, or "part:Name" for a named use."""
-    from engine.rules import d20_combat as X
-
-    speed = X.effective_speed(c)[0]
-    stand = f"{max(1, speed // 2)} ft of the move (half)" if speed > 0 else "half the speed (the move)"
-    return [
-        *USES["d20"],
-        ("Help: an action (ally gets advantage)", "action:Help"),
-        ("Dash: an action (the speed again)", "action:Dash"),
-        ("Disengage: an action", "action:Disengage"),
-        ("Dodge: an action", "action:Dodge"),
-        (f"{X.STAND_UP}: {stand}", f"move:{X.STAND_UP}"),
-        (f"{X.PICK_UP}: the move", f"move:{X.PICK_UP}"),
-        (f"{X.PICK_UP}: an action", f"action:{X.PICK_UP}"),
-        (f"{X.PUT_OUT}: an action", f"action:{X.PUT_OUT}"),
-    ]
-
-
 class UseDialog(Dialog):
+    """Spend part of the action economy: what the ruleset's slice lists (tui/rulesets/), a name for
+    the log, and the cost or the target where the ruleset asks for them."""
+
     OK = "Use"
 
     def heading(self) -> Text:
@@ -1076,238 +966,69 @@ class UseDialog(Dialog):
         return t
 
     def fields(self) -> ComposeResult:
-        rid = self.rules.id
-        f = self.fight
-        if rid == "d20":
-            from engine.rules.d20_combat import movement_left
-
-            yield row("What", Choice(d20_uses(self.target), id="what"))
-            left = movement_left(self.target)
-            hint = f"feet moved; empty = all of it ({left} ft left)"
-            # the distance first: for a move it is what the GM types next (tab from What)
-            yield row("Distance (ft)", field(placeholder=hint, id="distance", number=True), id="row-distance")
-            yield row("Name", field(placeholder=NAME_HINTS[rid], id="name"), id="row-name")
-            yield row("Helping", Choice(self._allies(), id="target"), id="row-target")
-            return
-        yield row("What", Choice(USES.get(rid, [("Action", "action")]), id="what"))
-        yield row("Name", field(placeholder=NAME_HINTS.get(rid, ""), id="name"))
-        if rid == "cosmere":
+        ui = self.ui
+        yield row("What", Choice(list(ui.use_choices), id="what"))
+        yield row("Name", field(placeholder=ui.use_name_hint, id="name"))
+        if ui.use_cost:
             yield row("Cost (actions)", Choice([("1", 1), ("2", 2), ("3", 3)], 1, id="cost"))
-        if rid == "warhammer":
+        if ui.use_target:
+            f = self.fight
             yield row("Target", Choice(combatant_options(f, "nobody in particular", [self.who]), "", id="target"))
-
-    def _allies(self) -> list[tuple[str | Text, str]]:
-        """Whom a Help can aid: the helper's own side first, then the others; or nobody (only logged)."""
-        f = self.fight
-        me = self.target
-        others = [c for c in f.combatants if c.id != me.id]
-        ranked = [c for c in others if c.side == me.side] + [c for c in others if c.side != me.side]
-        return [*((literal(c.name), c.id) for c in ranked), ("nobody (only logged)", "")]
 
     def on_mount(self) -> None:
         self.query_one("#what", Choice).focus()
-        self._show_fields()
-
-    @on(Choice.Changed, "#what")
-    def _what_changed(self) -> None:
-        self._show_fields()
-
-    def _show_fields(self) -> None:
-        """d20: the name for a part of the turn, the distance for the move, the ally for a Help."""
-        if self.rules.id != "d20":
-            return
-        what = self.choice("what")
-        self.query_one("#row-name").set_class(":" in what, "hidden")
-        self.query_one("#row-distance").set_class(what != "move", "hidden")
-        self.query_one("#row-target").set_class(what != "action:Help", "hidden")
 
     def build(self) -> Command:
-        if self.rules.id == "d20":
-            what, _, named = self.choice("what").partition(":")
-            name = named or self.value("name").strip()
-            cost = 1  # the move's default: a whole speed's worth, or what is left of it
-            if what == "move" and not named:
-                feet = optional_int(self.value("distance"), "Distance")
-                if feet is not None and feet < 2:  # 1 is the engine's "all of it"
-                    raise FormError("Distance: give the feet moved (5, 10, ...), or leave it empty for all of it.")
-                cost = feet or 1
-            target = self.choice("target") if named == "Help" else ""
-            return C.UseAction(self.who, what, name, cost, target or "")
         cost = self.choice("cost") if self.query("#cost") else 1
         target = self.choice("target") if self.query("#target") else ""
         return C.UseAction(self.who, self.choice("what"), self.value("name").strip(), cost, target or "")
 
+class RulesDialog(Dialog):
+    """One ruleset command for one combatant (the selected one by default); a roll in it is the
+    table's when the fight's setting says so for that combatant's side."""
 
-class ActivityDialog(Dialog):
-    """Nine-phase: act or react in the current phase, from the fight's catalog or ad hoc."""
-
-    DEFAULT_CSS = """
-    ActivityDialog #adhoc-fields { height: auto; }
-    """
-    OK = "Take"
-    HINT = "enter: take the activity · ↑↓ in the list · esc: cancel"
+    TITLE = ""
+    WHO = "Who"
 
     def heading(self) -> Text:
-        c = self.target
-        f = self.fight
-        t = literal(c.name)
-        t.append(f" in phase {f.phase}   ({self.rules.describe_economy(c)})", style="dim")
-        return t
+        return Text(self.TITLE) + self.table_note(self.who)
 
-    def fields(self) -> ComposeResult:
-        from engine.rules import ninephase_catalog as K
+    def who_row(self) -> Horizontal:
+        return row(self.WHO, Choice(combatant_options(self.fight), self.who, id="who"))
 
-        f = self.fight
-        opts = []
-        # option ids are positions, never names: two entries (or two channels) of one name are possible
-        self._picks: dict[str, str] = {}  # option id -> "cat:<name>" / "stop:<activity>" / "adhoc"
-        for i, a in enumerate(K.catalog(f)):
-            t = literal(a.name, "bold")
-            t.append(f"  {K.spec_text(a)}", style="dim")
-            opts.append(Option(t, id=f"cat-{i}"))
-            self._picks[f"cat-{i}"] = f"cat:{a.name}"
-        for i, ch in enumerate(self.target.channels):
-            if getattr(ch, "status", "") == "":
-                opts.append(Option(Text("Stop the channel: ") + literal(ch.activity), id=f"stop-{i}"))
-                self._picks[f"stop-{i}"] = f"stop:{ch.activity}"
-        opts.append(Option(Text("Another activity (fill in below)"), id="adhoc"))
-        self._picks["adhoc"] = "adhoc"
-        yield OptionList(*opts, id="activities")
-        yield row(
-            "Weapon Speed Factor",
-            field(placeholder="1-9, for a Weapon activity", id="speed", number=True),
-            id="row-speed",
-        )
-        with Vertical(id="adhoc-fields"):
-            yield row("Name", field(placeholder="Cast Fireball", id="name"))
-            yield row("Cost (actions)", Choice([("1", 1), ("2", 2), ("3", 3), ("0", 0)], 1, id="cost"))
-            yield row("Earliest phase", field(placeholder="1-9, blank = any phase", id="earliest", number=True))
-            yield Horizontal(
-                Tick(Text("Reaction"), id="reaction", compact=True),
-                Tick(Text("Master"), id="master", compact=True),
-                Tick(Text("Phase Lock"), id="lock", compact=True),
-                Tick(Text("Channel"), id="channel", compact=True),
-                Tick(Text("Uninterruptible"), id="uninterruptible", compact=True),
-                classes="row",
-            )
-            yield Horizontal(
-                Tick(Text("Repeatable in a round"), id="repeatable", compact=True),
-                Tick(Text("Channel may finish next round"), id="across_rounds", compact=True),
-                classes="row",
-            )
-            yield Tick(Text("Also keep it in this fight's catalog"), id="keep", compact=True)
-        pools = self.target.resources
-        if pools:
-            # what beginning the activity spends besides its actions (a spell slot, ki), with what is left
-            spends: list[tuple[str | Text, str]] = [("none", "")]
-            for p in pools:
-                label = literal(p.key)
-                label.append(f": {p.current} of {p.max} left", style="" if p.current else "dim")
-                spends.append((label, p.key))
-            yield row("Spends", Choice(spends, "", id="resource"), id="row-resource")
-            yield row("Amount", field(placeholder="1 (the default)", id="amount", number=True), id="row-amount")
+    @property
+    def subject(self) -> str:
+        return self.choice("who") or ""
+
+    @on(Choice.Changed, "#who")
+    def _who_changed(self) -> None:
+        if self.is_mounted:
+            self.query_one("#heading", Static).update(Text(self.TITLE) + self.table_note(self.subject))
 
     def on_mount(self) -> None:
-        ol = self.query_one("#activities", OptionList)
-        ol.highlighted = 0
-        ol.focus()
-        self._update()
+        self.initial_focus()  # subclasses hook in here: Textual runs every class's on_mount
 
-    @on(OptionList.OptionHighlighted)
-    def _moved(self) -> None:
-        self._update()
-
-    @on(OptionList.OptionSelected)
-    def _picked(self) -> None:
-        oid = self._picked_id()
-        if oid == "adhoc":
-            self.query_one("#name", Input).focus()
+    def initial_focus(self) -> None:
+        given = self.query("#given")
+        if given and table_rolls(self.fight, self.subject):
+            given.first().focus()
             return
-        if self._needs_speed(oid) and not self.value("speed").strip():
-            self.query_one("#speed", Input).focus()
-            return
-        self.action_submit()
+        first = self.query(Input)
+        if first:
+            first.first().focus()
+        else:
+            self.query_one("#ok").focus()
 
-    def _picked_id(self) -> str:
-        """What the highlighted option stands for: "cat:<name>", "stop:<activity>", "adhoc" or ""."""
-        opt = self.query_one("#activities", OptionList).highlighted_option
-        return self._picks.get(opt.id or "", "") if opt is not None else ""
+    def given_or_total(self, expr: str) -> tuple[tuple[int, ...] | None, int | None]:
+        """The table's dice or the total it called out (not both); one of them when the table rolls."""
+        given = parse_given(self.value("given"))
+        total = optional_int(self.value("total"), "Total", 0, 100_000) if self.query("#total") else None
+        if given is not None and total is not None:
+            raise FormError("Give the dice or the total, not both.")
+        if total is None:
+            self.require_dice(self.subject, expr, "given")
+        return given, total
 
-    def _spec(self, oid: str) -> Any:
-        from engine.rules import ninephase_catalog as K
-
-        return K.find(self.fight, oid[4:]) if oid.startswith("cat:") else None
-
-    def _needs_speed(self, oid: str) -> bool:
-        spec = self._spec(oid)
-        return bool(spec is not None and spec.weapon)
-
-    def _update(self) -> None:
-        oid = self._picked_id()
-        self.query_one("#adhoc-fields").set_class(oid != "adhoc", "hidden")
-        self.query_one("#row-speed").set_class(not self._needs_speed(oid), "hidden")
-        for wid in ("#row-resource", "#row-amount"):
-            for r in self.query(wid):
-                r.set_class(oid.startswith("stop:"), "hidden")
-
-    def _resource(self) -> tuple[str, int]:
-        """The resource spent to begin the activity and how much: ("", 1) for none."""
-        if not self.query("#resource"):
-            return "", 1
-        key = self.choice("resource") or ""
-        typed = self.value("amount")
-        amount = optional_int(typed, "Amount", 1, 1_000_000)
-        if amount is not None and not key:
-            self.query_one("#resource", Choice).focus()
-            raise FormError("Amount: choose the resource it is spent from (Spends), or leave the amount empty.")
-        return key, amount or 1
-
-    def build(self) -> Command | list[Command]:
-        from engine.rules import ninephase_catalog as K
-        from engine.state import ActivitySpec
-
-        oid = self._picked_id()
-        if oid.startswith("cat:"):
-            speed = optional_int(self.value("speed"), "Speed Factor", 1, 9) if self._needs_speed(oid) else None
-            resource, amount = self._resource()
-            return K.DoActivity(self.who, oid[4:], speed, resource, amount)
-        if oid.startswith("stop:"):
-            return K.StopChannel(self.who, oid[5:])
-        name = self.value("name").strip()
-        if not name:
-            raise FormError("Name the activity.")
-        earliest = optional_int(self.value("earliest"), "Earliest phase", 1, 9)
-        resource, amount = self._resource()
-        cmd = C.Activity(
-            self.who,
-            name,
-            cost=self.choice("cost"),
-            earliest=earliest,
-            lock=self.checked("lock"),
-            master=self.checked("master"),
-            reaction=self.checked("reaction"),
-            channel=self.checked("channel"),
-            uninterruptible=self.checked("uninterruptible"),
-            repeatable=self.checked("repeatable"),
-            resource=resource,
-            amount=amount,
-            across_rounds=self.checked("across_rounds"),
-        )
-        if self.checked("keep"):
-            spec = ActivitySpec(
-                name,
-                cost=cmd.cost,
-                phase=earliest,
-                lock=cmd.lock,
-                master=cmd.master,
-                reaction=cmd.reaction,
-                channel=cmd.channel,
-                uninterruptible=cmd.uninterruptible,
-                repeatable=cmd.repeatable,
-                across_rounds=cmd.across_rounds,
-            )
-            return [K.DefineActivity(spec), K.DoActivity(self.who, name, resource=resource, amount=amount)]
-        return cmd
 
 
 # --- dice, resources, notes --------------------------------------------------------------------
@@ -1318,7 +1039,7 @@ class RollDialog(Dialog):
 
     def fields(self) -> ComposeResult:
         f = self.fight
-        yield row("Dice", field("d20", "2d6+3, 4d6kh3, d20 adv, d%", id="dice"))
+        yield row("Dice", field(self.ui.roll_dice, "2d6+3, 4d6kh3, d20 adv, d%", id="dice"))
         yield row("For", Choice(combatant_options(f, "nobody (a table roll)"), self.who, id="for"))
         yield row("Kind", Choice([("a roll", "roll"), ("a saving throw", "save")], "roll", id="kind"))
         yield row("Against DC", field(placeholder="for a saving throw (optional)", id="dc", number=True))

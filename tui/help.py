@@ -11,6 +11,7 @@ from textual.widgets import Static
 
 from engine import get_ruleset
 from tui.actions import ACTIONS, OTHER_IDS
+from tui.rulesets import get_ui
 
 
 def _key_names(keys: str) -> str:
@@ -42,13 +43,12 @@ class HelpScreen(ModalScreen[None]):
         keymap = getattr(app, "_keymap", {})
         t = Text()
         t.append("Keys\n", style="bold underline")
-        from tui.main import RULESET_ONLY
+        from tui.main import SOME
 
         session = getattr(app, "session", None)
-        rid = session.state.ruleset if session is not None else ""
+        ui = get_ui(session.state.ruleset) if session is not None else None
         for a in ACTIONS:
-            only = RULESET_ONLY.get(a.action)
-            if rid and only is not None and rid not in only:
+            if ui is not None and a.action in SOME and not ui.has(a.action):
                 continue  # another ruleset's action: not in this fight's footer or palette either
             keys = keymap.get(a.id, a.keys)
             shown = _key_names(keys) if keys else "palette"

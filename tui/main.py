@@ -7,7 +7,8 @@ keys that apply now (`check_action`), and the palette lists the same actions.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import events, work
@@ -21,38 +22,22 @@ from engine.rules.base import Ruleset
 from engine.state import Combatant, Fight
 from tui.actions import FOOTER_ORDER, bindings
 from tui.panes import conditions_text, header_text, log_line, sheet
+from tui.rulesets import OPTIONAL, RulesetUI, get_ui, registered
 from tui.text import clean, literal, span
 from tui.widgets import KeyBar, Line, LogView, Pane, Tracker
 
 if TYPE_CHECKING:
     from tui.app import FracasApp
-    from tui.attack import OwedPrompter
     from tui.views import Styles
 
 NARROW = 120
 DETAILS = ("sheet", "conditions", "log")
 LOG_EVENTS = 300  # the log pane keeps the last events to scroll back through (the save file keeps all)
 
-# which actions each ruleset has at all (the others are hidden from footer and palette)
-RULESET_ONLY = {
-    "speed": {"cosmere"},
-    "take_turn": {"cosmere"},
-    "fortune": {"warhammer"},
-    "activity": {"ninephase"},
-    "use": {"d20", "cosmere", "warhammer"},
-    "initiative": {"d20", "warhammer"},
-    "attack": {"d20", "cosmere", "warhammer"},
-    "owed": {"d20"},
-    # palette-only ruleset commands (tui.attack.RULES_DIALOGS)
-    "fall": {"cosmere"},
-    "terrain": {"cosmere"},
-    "grant": {"cosmere"},
-    "ready": {"d20"},
-    "release": {"d20"},
-    "wh_critical": {"warhammer"},
-    "willpower": {"warhammer"},
-}
-RULES_ACTIONS = {"fall", "terrain", "grant", "ready", "release", "wh_critical", "willpower"}
+# the actions only some rulesets have: the optional generic ones and every slice's own (the others
+# are hidden from footer and palette)
+OWN = frozenset(a.action for ui in registered() for a in ui.actions)
+SOME = OPTIONAL | OWN
 NEEDS_SELECTION = {
     "damage",
     "heal",
@@ -62,16 +47,12 @@ NEEDS_SELECTION = {
     "edit",
     "remove",
     "use",
-    "activity",
-    "speed",
-    "take_turn",
-    "fortune",
     "initiative",
     "resource",
 }
 CHANGES = NEEDS_SELECTION | {"start", "next", "add", "roll", "note", "end_fight", "undo", "redo", "dice_setting"}
-CHANGES |= {"attack", "owed"}
-CHANGES |= RULES_ACTIONS
+CHANGES |= {"attack"}
+CHANGES |= OWN  # every ruleset's own action changes the fight
 
 
 class MainScreen(Screen[None]):
@@ -89,7 +70,7 @@ class MainScreen(Screen[None]):
         self._bindings_key: tuple[object, ...] = ()
         self._log_cache: dict[int, tuple[object, list[tuple[object, Text]]]] = {}
         self._sheet_of = ""
-        self._owed_prompter: OwedPrompter | None = None
+        self._owed_prompter: Any | None = None  # the ruleset slice's, made once a roll is owed
 
     @property
     def selected(self) -> str:
@@ -115,6 +96,11 @@ class MainScreen(Screen[None]):
     @property
     def rules(self) -> Ruleset:
         return get_ruleset(self.fight.ruleset)
+
+    @property
+    def ui(self) -> RulesetUI:
+        """The app slice of the fight's ruleset (tui/rulesets/)."""
+        return get_ui(self.fight.ruleset)
 
     def compose(self) -> ComposeResult:
         self._layout_classes(self.app.size.width, update=False)  # before the first styling
@@ -323,7 +309,8 @@ class MainScreen(Screen[None]):
         if session is None:
             return False
         f = session.state
-        if action in RULESET_ONLY and f.ruleset not in RULESET_ONLY[action]:
+        ui = get_ui(f.ruleset)
+        if action in SOME and not ui.has(action):
             return False
         if action == "pane":
             return self.has_class("-narrow")
@@ -334,23 +321,17 @@ class MainScreen(Screen[None]):
         if action == "redo":
             return True if session.history.can_redo else None
         c = f.find(self.selected) if self.selected else None
-        if action in NEEDS_SELECTION and c is None:
+        if c is None and (action in NEEDS_SELECTION or action in ui.needs_selection):
             return False
+        if action in OWN:
+            return ui.check(action, f, c)
         live = f.started and not f.ended
         if action == "start":
             return not f.started and bool(f.combatants)
-        if action in ("next", "use", "activity", "end_fight"):
+        if action in ("next", "use", "end_fight"):
             return live
         if action == "attack":
             return live and bool(f.current or c is not None)
-        if action == "owed":
-            return any(x.due for x in f.combatants)
-        if action in RULES_ACTIONS:
-            return live and bool(f.combatants)
-        if action in ("speed", "take_turn"):
-            return live and c is not None and not c.economy.done and f.current != c.id
-        if action == "fortune":
-            return live and f.phase == -1 and not f.current
         if action == "initiative":
             return f.started and c is not None and c.id in f.order
         if action == "uncondition":
@@ -389,10 +370,13 @@ class MainScreen(Screen[None]):
     def _selected(self) -> Combatant | None:
         return self.fight.find(self.selected) if self.selected else None
 
-    def _dialog(self, name: str, **kwargs: object) -> None:
-        from tui import dialogs
+    def _dialog(self, name: str, action: str = "", **kwargs: object) -> None:
+        """Open the generic dialog `name`, or the one the ruleset's slice has for `action`."""
+        cls = self.ui.dialog(action) if action else None
+        if cls is None:
+            from tui import dialogs
 
-        cls = getattr(dialogs, name)
+            cls = getattr(dialogs, name)
         self.fracas.expect_dialog()
         self.app.push_screen(cls(**kwargs))
 
@@ -402,45 +386,33 @@ class MainScreen(Screen[None]):
         send(self.fracas, C.NextTurn())  # asks for start-of-turn dice the table rolls
 
     def action_attack(self) -> None:
-        from tui.attack import DIALOGS, attacker_of
+        from tui.attack import attacker_of
 
         who = attacker_of(self.fight, self.selected)
-        if who and self.fight.ruleset in DIALOGS:
+        cls = self.ui.dialog("attack")
+        if who and cls is not None:
             self.fracas.expect_dialog()
-            self.app.push_screen(DIALOGS[self.fight.ruleset](who, self.selected))  # selected: the target
+            self.app.push_screen(cls(who, self.selected))  # selected: the target
 
-    def _rules_dialog(self, action: str) -> None:
-        from tui.attack import RULES_DIALOGS
+    def ruleset_action(self, action: str) -> None:
+        """One of the ruleset's own actions (its slice's rows): its dialog, for the selected combatant
+        (else the acting one); take_turn and owed have none."""
+        ui = self.ui
+        if not ui.has(action):
+            return
+        if action == "owed":
+            self._check_owed(force=True)
+            return
+        if action == "take_turn":
+            from tui.dialogs import send
 
-        rules, cls = RULES_DIALOGS[action]
-        who = self.selected or self.fight.current
-        if self.fight.ruleset == rules and self.fight.find(who) is not None:
+            send(self.fracas, C.StartTurn(self.selected))
+            return
+        cls = ui.dialog(action)
+        who = self.selected if action in ui.needs_selection else self.selected or self.fight.current
+        if cls is not None and self.fight.find(who) is not None:
             self.fracas.expect_dialog()
             self.app.push_screen(cls(who))
-
-    def action_fall(self) -> None:
-        self._rules_dialog("fall")
-
-    def action_terrain(self) -> None:
-        self._rules_dialog("terrain")
-
-    def action_grant(self) -> None:
-        self._rules_dialog("grant")
-
-    def action_ready(self) -> None:
-        self._rules_dialog("ready")
-
-    def action_release(self) -> None:
-        self._rules_dialog("release")
-
-    def action_wh_critical(self) -> None:
-        self._rules_dialog("wh_critical")
-
-    def action_willpower(self) -> None:
-        self._rules_dialog("willpower")
-
-    def action_owed(self) -> None:
-        self._check_owed(force=True)
 
     def on_screen_resume(self) -> None:
         self.call_after_refresh(self._check_owed)  # a roll owed while a dialog was up
@@ -454,9 +426,9 @@ class MainScreen(Screen[None]):
         if not force and self._owed_prompter is None and not any(c.due for c in self.fight.combatants):
             return
         if self._owed_prompter is None:
-            from tui.attack import OwedPrompter
-
-            self._owed_prompter = OwedPrompter()
+            self._owed_prompter = self.ui.owed_prompter()  # loads the dialogs only once one is owed
+            if self._owed_prompter is None:
+                return  # this ruleset makes no roll due
         self._owed_prompter.check(self, force)
 
     def action_undo(self) -> None:
@@ -484,21 +456,7 @@ class MainScreen(Screen[None]):
         self._dialog("RemoveConditionDialog", who=self.selected)
 
     def action_use(self) -> None:
-        self._dialog("UseDialog", who=self.selected)
-
-    def action_activity(self) -> None:
-        self._dialog("ActivityDialog", who=self.selected)
-
-    def action_speed(self) -> None:
-        self._dialog("SpeedDialog", who=self.selected)
-
-    def action_take_turn(self) -> None:
-        from tui.dialogs import send
-
-        send(self.fracas, C.StartTurn(self.selected))
-
-    def action_fortune(self) -> None:
-        self._dialog("FortuneDialog", who=self.selected)
+        self._dialog("UseDialog", "use", who=self.selected)
 
     def action_initiative(self) -> None:
         self._dialog("InitiativeDialog", who=self.selected)
@@ -566,3 +524,16 @@ class MainScreen(Screen[None]):
         from tui.help import HelpScreen
 
         self.app.push_screen(HelpScreen())
+
+
+def _ruleset_action(action: str) -> Callable[[MainScreen], None]:
+    def run(self: MainScreen) -> None:
+        self.ruleset_action(action)
+
+    run.__name__ = f"action_{action}"
+    return run
+
+
+# each ruleset's own actions run through its slice: Textual finds them as action_<name>
+for _action in sorted(OWN):
+    setattr(MainScreen, f"action_{_action}", _ruleset_action(_action))

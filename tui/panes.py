@@ -11,7 +11,6 @@ from rich.text import Text
 from engine import events as E
 from engine.events import Event, describe
 from engine.rules.base import Ruleset
-from engine.rules.d20_combat import effective_speed, incapacitated, movement_left
 from engine.state import Combatant, Fight, Pool
 from tui.text import clean, literal, span
 from tui.views import PLAIN, Styles, phase_word, pool_text, remaining
@@ -71,87 +70,17 @@ def _pool_line(p: Pool, label: str, st: Styles) -> Text:
     return t
 
 
-def _yes(t: Text, label: str, ok: bool, st: Styles, free: str = "available", spent: str = "used") -> None:
+def yes_line(t: Text, label: str, ok: bool, st: Styles, free: str = "available", spent: str = "used") -> None:
     t.append(f"{label} ", style=st["header"])
     t.append(free if ok else spent, style=st["good"] if ok else st["dim"])
     t.append("   ")
 
 
-def _move(t: Text, c: Combatant, st: Styles) -> None:
-    """d20: the feet of movement left this turn, of the turn's whole movement (Dash adds the speed,
-    Slowed halves it, Grappled or Restrained make it 0)."""
-    speed, why = effective_speed(c)
-    left = movement_left(c)
-    t.append("Move ", style=st["header"])
-    if speed <= 0:
-        t.append(f"0 ft ({why or 'speed 0'})", style=st["dim"])
-    else:
-        dashes = sum(1 for u in c.economy.used if u.lower() == "dash")
-        t.append(f"{left} of {speed * (1 + dashes)} ft", style=st["good"] if left else st["dim"])
-        if why:
-            t.append(f" ({why})", style=st["dim"])
-    t.append("   ")
-
-
 def economy_text(f: Fight, rs: Ruleset, c: Combatant, st: Styles = PLAIN) -> Text:
     """What the combatant may still do, and what it has spent, in the ruleset's terms."""
-    e = c.economy
-    t = Text(end="")
-    rid = rs.id
-    mine = f.current == c.id
-    if rid == "d20":
-        if mine:
-            _yes(t, "Action", e.actions > 0, st)
-            _yes(t, "Bonus", e.bonus > 0, st)
-            _move(t, c, st)
-            _yes(t, "Gambit", e.gambit > 0, st, "can declare", "past")
-        else:
-            t.append("Not its turn" if f.started else "Fight not started", style=st["dim"])
-            t.append("   ")
-        barred = incapacitated(c) or ("Confused" if c.has("Confused") else "")
-        if barred and e.reactions > 0:
-            # not spent, only barred while the condition lasts
-            t.append("Reaction ", style=st["header"])
-            t.append(f"barred ({barred})", style=st["dim"])
-            t.append("   ")
-        else:
-            _yes(t, "Reaction", e.reactions > 0, st)
-        if e.dodging:
-            t.append("Dodging   ", style=st["pip"])
-        if e.ready:
-            t.append("Readied: ", style=st["header"])
-            t.append_text(literal(e.ready))
-    elif rid == "cosmere":
-        speed = {"fast": "Fast turn", "slow": "Slow turn"}.get(e.speed, "Undecided (fast or slow)")
-        t.append(speed + "   ", style=st["pip"] if e.speed else st["warn"])
-        if mine:
-            total = 2 if e.speed == "fast" else 3
-            t.append("Actions ", style=st["header"])
-            t.append(f"{e.actions} of {total} left   ")
-        elif e.done:
-            t.append("Turn taken this round   ", style=st["dim"])
-        if e.reactions <= 0 and c.has("Surprised"):
-            # never had one: a Surprised combatant gets its first reaction when its first turn begins
-            t.append("Reaction ", style=st["header"])
-            t.append("none yet (Surprised)   ", style=st["dim"])
-        else:
-            _yes(t, "Reaction", e.reactions > 0, st)
-    elif rid == "ninephase":
-        t.append("Actions ", style=st["header"])
-        t.append(f"{e.actions} of 3 left this round   ")
-        _yes(t, "Reaction", e.reactions > 0, st)
-        _yes(t, "Master Action", not e.master, st)
-    elif rid == "warhammer":
-        if mine:
-            _yes(t, "Action", e.actions > 0, st)
-        t.append("Reactions ", style=st["header"])
-        t.append(f"{e.reactions}   ")
-        if e.parries:
-            t.append(f"Bonus parries {e.parries}   ")
-        if e.defensive:
-            t.append(f"Defensive {e.defensive}   ")
-    else:
-        t.append(rs.describe_economy(c))
+    from tui.rulesets import get_ui  # the slices build on this module
+
+    t = get_ui(f.ruleset).economy_text(f, rs, c, st)
     t.rstrip()
     return t
 
@@ -159,6 +88,9 @@ def economy_text(f: Fight, rs: Ruleset, c: Combatant, st: Styles = PLAIN) -> Tex
 def sheet_text(f: Fight, rs: Ruleset, c: Combatant | None, st: Styles = PLAIN) -> Text:
     if c is None:
         return span("No combatant selected. Press a to add one.", st["dim"])
+    from tui.rulesets import get_ui  # the slices build on this module
+
+    ui = get_ui(f.ruleset)
     t = Text(end="")
     t.append_text(literal(c.name, Style(bold=True) + st.get(c.side, Style())))
     t.append(f"\n{c.kind.upper()} · {c.side} · {c.id}", style=st["dim"])
@@ -192,29 +124,14 @@ def sheet_text(f: Fight, rs: Ruleset, c: Combatant | None, st: Styles = PLAIN) -
             t.append(")")
     used = c.economy.used
     if used:
-        # the list is cleared when its turn (nine-phase: the round) begins; off its turn it is what
-        # it spent since its last turn began, not this round's
-        if rs.id == "ninephase":
-            label = "Used this round: "
-        elif f.current == c.id:
-            label = "Used this turn: "
-        else:
-            label = "Used since its last turn began: "
-        t.append("\n" + label, style=st["header"])
+        t.append("\n" + ui.used_label(f, c), style=st["header"])
         for i, u in enumerate(used):
             if i:
                 t.append(", ")
             t.append_text(literal(u))
-    if rs.id == "ninephase" and c.economy.phases:
-        t.append("\nPhases: ", style=st["header"])
-        for i, u in enumerate(c.economy.phases):
-            if i:
-                t.append(" · ")
-            t.append(
-                f"{u.phase} {'acted' if u.kind == 'act' else 'reacted'}: ",
-                style=st["act" if u.kind == "act" else "react"],
-            )
-            t.append_text(literal(u.activity))
+    more = ui.sheet_lines(f, c, st)
+    if more is not None:
+        t.append_text(more)
     for ch in c.channels:
         status = getattr(ch, "status", "")
         t.append("\nChannel " if status else "\nChanneling ", style=st["channel"])
@@ -224,14 +141,14 @@ def sheet_text(f: Fight, rs: Ruleset, c: Combatant | None, st: Styles = PLAIN) -
             t.append(f" ({status} in phase {getattr(ch, 'at', '?')})", style=st["dim"])
         elif ch.uninterruptible:
             t.append(" (uninterruptible)")
-    if rs.id in ("d20", "warhammer") and (c.initiative is not None or c.owner):
+    if ui.sheet_initiative and (c.initiative is not None or c.owner):
         t.append("\n")
         if c.owner:
             owner = f.find(c.owner)
             t.append("Acts on the turn of ", style=st["header"])
             t.append_text(literal(owner.name) if owner else Text("?"))
         else:
-            t.append("Initiative " if rs.id == "d20" else "Initiative SL ", style=st["header"])
+            t.append(ui.sheet_initiative, style=st["header"])
             t.append(f"{c.initiative}  (ties: {c.tiebreak})")
     pets = [x for x in f.combatants if x.owner == c.id]
     if pets:

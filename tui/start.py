@@ -22,6 +22,7 @@ from textual.widgets import Button, Input, LoadingIndicator, OptionList, Static
 from textual.widgets.option_list import Option
 
 from engine import REGISTRY, RuleError, get_ruleset
+from tui.rulesets import DEFAULT
 from tui.text import clean, literal, span
 from tui.widgets import KeyBar
 
@@ -216,7 +217,7 @@ class StartScreen(Screen[None]):
     def _create_new(self) -> None:
         ol = self.query_one("#rules", OptionList)
         opt = ol.highlighted_option
-        rid = opt.id if opt is not None and opt.id else "d20"
+        rid = opt.id if opt is not None and opt.id else DEFAULT
         name = self.query_one("#fight-name", Input).value.strip() or f"New {get_ruleset(rid).title} fight"
         self._busy(True)
         self._create(rid, name, demo=False)

@@ -9,21 +9,20 @@ from pathlib import Path
 from engine import commands as C
 from engine.rules import warhammer_combat as W
 from tests.tui.support import app_on, cid, demo_session, dialog_error, main_screen, of, select, sync
-from tui.attack import (
+from tui.main import MainScreen
+from tui.rulesets.cosmere.dialogs import (
     CosmereAttackDialog,
     CosmereFallDialog,
     CosmereOutcomeDialog,
     CosmereTerrainDialog,
-    D20AttackDialog,
-    D20ReadyDialog,
-    D20ReleaseDialog,
-    OwedRollDialog,
+)
+from tui.rulesets.d20.dialogs import D20AttackDialog, D20ReadyDialog, D20ReleaseDialog, OwedRollDialog
+from tui.rulesets.warhammer.dialogs import (
     WarhammerAttackDialog,
     WarhammerCriticalDialog,
     WarhammerOutcomeDialog,
     WarhammerWillpowerDialog,
 )
-from tui.main import MainScreen
 
 
 def odds_text(app) -> str:  # type: ignore[no-untyped-def]

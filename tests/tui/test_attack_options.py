@@ -9,15 +9,10 @@ from pathlib import Path
 
 from engine import commands as C
 from tests.tui.support import app_on, cid, demo_session, dialog_error, main_screen, of, select, sync
-from tui.attack import (
-    CosmereAttackDialog,
-    CosmereGrantDialog,
-    CosmereOutcomeDialog,
-    D20AttackDialog,
-    WarhammerAttackDialog,
-    WarhammerOutcomeDialog,
-)
 from tui.main import MainScreen
+from tui.rulesets.cosmere.dialogs import CosmereAttackDialog, CosmereGrantDialog, CosmereOutcomeDialog
+from tui.rulesets.d20.dialogs import D20AttackDialog
+from tui.rulesets.warhammer.dialogs import WarhammerAttackDialog, WarhammerOutcomeDialog
 
 
 def odds_text(app) -> str:  # type: ignore[no-untyped-def]

@@ -13,8 +13,11 @@ from engine.rules.d20_combat import D20Attack
 from engine.rules.warhammer_combat import Attack as WhAttack
 from saves.session import Session
 from tests.tui.support import app_on, cid, demo_session, dialog_error, of, sync
-from tui.attack import CosmereAttackDialog, D20AttackDialog, WarhammerAttackDialog, last_attack
+from tui.attack import last_attack
 from tui.main import MainScreen
+from tui.rulesets.cosmere.dialogs import CosmereAttackDialog
+from tui.rulesets.d20.dialogs import D20AttackDialog
+from tui.rulesets.warhammer.dialogs import WarhammerAttackDialog
 
 
 def last_command(s):  # type: ignore[no-untyped-def]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.tui.support import app_on, demo_session, dialog_error, main_screen, of, pane_text, select, sync, type_text
-from tui.dialogs import SpeedDialog
+from tui.rulesets.cosmere.dialogs import SpeedDialog
 
 
 @sync

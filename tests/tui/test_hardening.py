@@ -13,8 +13,9 @@ from engine.rules import ninephase_catalog as K
 from engine.state import ActivitySpec, Fight
 from saves.session import Session
 from tests.tui.support import app_on, cid, demo_session, dialog_error, main_screen, notifications, of, select, sync
-from tui.dialogs import ActivityDialog, NoteDialog, RemoveConditionDialog
+from tui.dialogs import NoteDialog, RemoveConditionDialog
 from tui.main import MainScreen
+from tui.rulesets.ninephase.dialogs import ActivityDialog
 
 
 def twice_channeled() -> Session:
@@ -188,7 +189,7 @@ async def test_a_row_or_pane_that_cannot_be_built_is_one_line(tmp_path: Path, mo
     import tui.main
     import tui.views
 
-    real_row = tui.views._row
+    real_row = tui.views.combatant_row
 
     def row(f, c, *args):  # type: ignore[no-untyped-def]
         if c.name == "Brannoc":
@@ -198,7 +199,7 @@ async def test_a_row_or_pane_that_cannot_be_built_is_one_line(tmp_path: Path, mo
     def sheet(*_: object) -> object:
         raise KeyError("hp")
 
-    monkeypatch.setattr(tui.views, "_row", row)
+    monkeypatch.setattr(tui.views, "combatant_row", row)
     monkeypatch.setattr(tui.main, "sheet", sheet)
     tui.views._ROWS.clear()
     s = demo_session("d20", start=True)

@@ -44,7 +44,8 @@ def test_a_channel_over_the_round_change_reads_in_phases_of_each_round() -> None
     from engine import apply, new_fight
     from engine.rules import ninephase_catalog as K
     from engine.state import ActivitySpec
-    from tui.views import PLAIN, channel_lines, phase_word
+    from tui.rulesets.ninephase import channel_lines
+    from tui.views import PLAIN, phase_word
 
     f = new_fight("ninephase", seed=1)
     f, _ = apply(f, C.AddCombatant("Mirelle", stats=(("hp", 10), ("grit", 5))))

@@ -10,7 +10,8 @@ from engine.rules.ninephase_catalog import DefineActivity, catalog
 from engine.state import ActivitySpec
 from saves.session import Session
 from tests.tui.support import app_on, cid, demo_session, dialog_error, of, select, sync, type_text
-from tui.dialogs import ActivityDialog, Choice
+from tui.dialogs import Choice
+from tui.rulesets.ninephase.dialogs import ActivityDialog
 
 
 def _fight() -> Session:

@@ -1,0 +1,137 @@
+"""What an app slice of a ruleset is made of, and the registry of slices by id.
+
+A slice says what the main screen, its panes and the dialogs show for one ruleset: its own actions
+(keys, palette, help, when they apply), the tracker's rows, the sheet's economy lines, the dialogs it
+opens and the hints of the generic forms. Nothing here imports Textual: a slice's dialogs live in a
+module of their own, imported when one opens (`dialogs` names them).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rich.text import Text
+
+from engine import RuleError
+from tui.text import clean
+
+if TYPE_CHECKING:
+    from engine.ruleset import Ruleset
+    from engine.state import Combatant, Fight
+    from tui.views import Row, Styles
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One row of the action table (tui/actions.py): a key binding, a footer label, a palette entry
+    and a help line. `after`: for a ruleset's own row, the generic row it is listed after."""
+
+    id: str
+    keys: str | None
+    action: str
+    label: str  # short, for the footer
+    title: str  # for the palette and help
+    help: str
+    show: bool = True
+    after: str = ""
+
+
+# generic actions only some rulesets have (a slice lists the ones it has in `offers`)
+OPTIONAL = frozenset({"use", "attack", "initiative"})
+
+
+class UnknownRuleset(RuleError):
+    """A fight whose ruleset the app has no slice for."""
+
+
+class RulesetUI:
+    """The app's slice of one ruleset. Subclass it, set `id`, and `register` an instance."""
+
+    id: ClassVar[str] = ""
+    actions: ClassVar[tuple[Action, ...]] = ()  # its own rows in the action table
+    offers: ClassVar[frozenset[str]] = frozenset()  # which OPTIONAL generic actions it has
+    needs_selection: ClassVar[frozenset[str]] = frozenset()  # own actions done to the selected one
+    # action -> "module:Class" of the dialog it opens (a generic action's entry replaces its dialog)
+    dialogs: ClassVar[dict[str, str]] = {}
+
+    # --- form hints -----------------------------------------------------------------------------
+    roll_dice = "d20"  # what the roll dialog starts with
+    start_hint = ""  # the start dialog's line on how the fight begins
+    start_rolls = True  # the start dialog asks each combatant's initiative die and surprise
+    companions = False  # a combatant may act on its owner's initiative (add dialog, start dialog)
+    damage_types = False  # the combatant form asks resistances and vulnerabilities
+    condition_dice = False  # a condition may deal damage at the start of each turn
+    flag_hint = "comma separated"
+    initiative_title = "Initiative (SL)"  # the initiative dialog's heading
+    sheet_initiative = ""  # the sheet's label for the initiative line ("" = no such line)
+    use_choices: ClassVar[tuple[tuple[str, str], ...]] = (("Action", "action"),)
+    use_name_hint = ""
+    use_cost = False  # the use dialog asks how many actions it costs
+    use_target = False  # the use dialog asks whom it is aimed at
+
+    def has(self, action: str) -> bool:
+        """Whether this ruleset has `action` at all (the others are hidden from footer and palette)."""
+        return action in self.offers or any(a.action == action for a in self.actions)
+
+    def check(self, action: str, f: Fight, c: Combatant | None) -> bool | None:
+        """Whether one of its own actions applies now (read-only fights and a missing selection are
+        already refused); by default: while the fight is under way, with someone in it."""
+        return f.started and not f.ended and bool(f.combatants)
+
+    def dialog(self, action: str) -> type | None:
+        """The dialog class `action` opens in this ruleset, imported now; None for the generic one."""
+        where = self.dialogs.get(action)
+        if where is None:
+            return None
+        module, _, name = where.partition(":")
+        return getattr(importlib.import_module(module), name)  # type: ignore[no-any-return]
+
+    # --- the tracker and the sheet --------------------------------------------------------------
+    def tracker_rows(self, f: Fight, rs: Ruleset, width: int, st: Styles) -> list[Row]:
+        raise NotImplementedError(f"the {self.id} slice has no tracker rows")
+
+    def economy_text(self, f: Fight, rs: Ruleset, c: Combatant, st: Styles) -> Text:
+        """What the combatant may still do this turn, for the sheet."""
+        return Text(rs.describe_economy(c), end="")
+
+    def used_label(self, f: Fight, c: Combatant) -> str:
+        # the list is cleared when its turn begins; off its turn it is what it spent since then
+        return "Used this turn: " if f.current == c.id else "Used since its last turn began: "
+
+    def sheet_lines(self, f: Fight, c: Combatant, st: Styles) -> Text | None:
+        """More lines of the sheet, after what was used (each starting with a newline)."""
+        return None
+
+    def condition_durations(self, f: Fight, kinds: list[str]) -> list[str]:
+        """The durations the condition dialog offers, from the engine ruleset's."""
+        return kinds
+
+    def owed_prompter(self) -> Any | None:
+        """What prompts for the rolls the rules made due (None: this ruleset makes none)."""
+        return None
+
+
+REGISTRY: dict[str, RulesetUI] = {}
+
+
+def register(ui: RulesetUI) -> RulesetUI:
+    """Make `ui` the app's slice of its ruleset (a slice module calls this when imported)."""
+    if not ui.id:
+        raise ValueError("A ruleset's app slice needs the ruleset's id.")
+    REGISTRY[ui.id] = ui
+    return ui
+
+
+def get_ui(rid: str) -> RulesetUI:
+    """The app slice of ruleset `rid`; a ruleset the app does not know is a one-line error."""
+    ui = REGISTRY.get(rid)
+    if ui is None:
+        known = ", ".join(sorted(REGISTRY))
+        raise UnknownRuleset(f"The app cannot show ruleset '{clean(rid)}' (it knows {known}).")
+    return ui
+
+
+def registered() -> tuple[RulesetUI, ...]:
+    return tuple(REGISTRY.values())

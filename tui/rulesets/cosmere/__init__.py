@@ -1,0 +1,190 @@
+"""Cosmere's app slice: its tracker (grouped by the four phases of fast and slow turns), its sheet's
+turn line, its actions and its form hints. Its dialogs are in tui/rulesets/cosmere/dialogs.py."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from engine.ruleset import Ruleset
+from engine.state import Combatant, Fight
+from tui.panes import yes_line
+from tui.rulesets.base import Action, RulesetUI, register
+from tui.text import span
+from tui.views import (
+    Column,
+    Row,
+    Styles,
+    cached_row,
+    combatant_row,
+    flag,
+    header_row,
+    health_cell,
+    layout,
+    name_cell,
+    pips,
+    resource_cell,
+)
+
+DIALOGS = "tui.rulesets.cosmere.dialogs"
+
+
+def econ_cell(f: Fight, c: Combatant, st: Styles) -> Text:
+    e = c.economy
+    if f.current == c.id:
+        t = pips(e.actions, 2 if e.speed == "fast" else 3, st)
+    elif e.done:
+        t = span("—", st["dim"])  # taken this round (the row's ✓ says so too)
+    else:
+        t = span("·" * (2 if e.speed == "fast" else 3), st["dim"])
+    t.append(" ")
+    t.append_text(flag("R", e.reactions > 0, st))
+    return t
+
+
+def pace_cell(f: Fight, c: Combatant, st: Styles) -> Text:
+    s = c.economy.speed
+    return span({"fast": "fast", "slow": "slow"}.get(s, "?"), st["pip"] if s else st["warn"])
+
+
+COSMERE_GROUPS = ("Fast PC turns", "Fast NPC turns", "Slow PC turns", "Slow NPC turns", "Undecided")
+
+
+def cosmere_group(c: Combatant) -> int:
+    """Which of the five groups a combatant shows in: its phase once it has chosen, else undecided."""
+    s = c.economy.speed
+    if not s:
+        return 4
+    return (0 if s == "fast" else 2) + (0 if c.kind == "pc" else 1)
+
+
+class CosmereUI(RulesetUI):
+    id = "cosmere"
+    offers = frozenset({"use", "attack"})
+    actions = (
+        # the commands with no key of their own: from the palette
+        Action(
+            "fall",
+            None,
+            "fall",
+            "Fall",
+            "Fall",
+            "The selected combatant falls: 1d6 impact per 10 ft, Prone (Cosmere)",
+            after="attack",
+        ),
+        Action(
+            "terrain",
+            None,
+            "terrain",
+            "Terrain",
+            "Move into dangerous terrain",
+            "Its damage now and at the start of each turn there, until the condition is removed (Cosmere)",
+            after="attack",
+        ),
+        Action(
+            "grant",
+            None,
+            "grant",
+            "Grant",
+            "Grant extra actions or reactions",
+            "A talent or effect grants more actions (on its own turn) or reactions (Cosmere)",
+            after="attack",
+        ),
+        Action(
+            "speed",
+            "f",
+            "speed",
+            "Fast/slow",
+            "Choose fast or slow",
+            "Choose a fast or slow turn for this round (Cosmere)",
+            after="use",
+        ),
+        Action(
+            "take_turn",
+            "g",
+            "take_turn",
+            "Go now",
+            "Take the turn now",
+            "The selected combatant takes its turn now (Cosmere)",
+            show=False,
+            after="use",
+        ),
+    )
+    needs_selection = frozenset({"speed", "take_turn"})
+    dialogs = {
+        "attack": f"{DIALOGS}:CosmereAttackDialog",
+        "speed": f"{DIALOGS}:SpeedDialog",
+        "fall": f"{DIALOGS}:CosmereFallDialog",
+        "terrain": f"{DIALOGS}:CosmereTerrainDialog",
+        "grant": f"{DIALOGS}:CosmereGrantDialog",
+    }
+
+    start_hint = "A d20 per combatant breaks ties of Speed. Leave blank and the app rolls it."
+    use_choices = (("Action", "action"), ("Free action", "free"), ("Reaction", "reaction"))
+    use_name_hint = "Strike, Move, Reactive Strike, ... (optional)"
+    use_cost = True
+
+    def check(self, action: str, f: Fight, c: Combatant | None) -> bool | None:
+        if action in ("speed", "take_turn"):
+            live = f.started and not f.ended
+            return live and c is not None and not c.economy.done and f.current != c.id
+        return super().check(action, f, c)
+
+    def tracker_rows(self, f: Fight, rs: Ruleset, width: int, st: Styles) -> list[Row]:
+        cols = [
+            Column("Pace", 4, pace_cell),
+            Column("Name", 0, name_cell),
+            Column("Health", 10, health_cell),
+            Column("Focus", 5, resource_cell("focus")),
+            Column("Turn", 5, econ_cell),
+        ]
+        name_w, badge_w = layout(cols, width)
+        actors = frozenset(rs.actors(f)) if f.started and not f.ended else frozenset()
+        out = [Row(None, header_row(cols, name_w, badge_w, st))]
+        groups: list[list[Combatant]] = [[] for _ in COSMERE_GROUPS]
+        for c in f.combatants:
+            groups[cosmere_group(c)].append(c)
+        for i, title in enumerate(COSMERE_GROUPS):
+            members = sorted(groups[i], key=lambda c: (c.economy.done, -c.stat("speed"), -c.tiebreak))
+            now = f.started and not f.ended and i == f.phase
+            role = "group-current" if now else "group"
+            label = f"── {title}{' (now)' if now else ''} "
+            if i == 4 and f.started:
+                label = f"── {title}: choose with f; slow by default "
+            head = span(label, st[role])
+            head.append("─" * max(0, width - head.cell_len), style=st[role])
+            out.append(Row(None, head))
+            for c in members:
+                out.append(
+                    cached_row(
+                        f,
+                        c,
+                        st,
+                        width,
+                        actors,
+                        None,
+                        lambda c=c: combatant_row(f, c, cols, name_w, badge_w, actors, st),
+                    )
+                )
+        return out
+
+    def economy_text(self, f: Fight, rs: Ruleset, c: Combatant, st: Styles) -> Text:
+        e = c.economy
+        t = Text(end="")
+        speed = {"fast": "Fast turn", "slow": "Slow turn"}.get(e.speed, "Undecided (fast or slow)")
+        t.append(speed + "   ", style=st["pip"] if e.speed else st["warn"])
+        if f.current == c.id:
+            total = 2 if e.speed == "fast" else 3
+            t.append("Actions ", style=st["header"])
+            t.append(f"{e.actions} of {total} left   ")
+        elif e.done:
+            t.append("Turn taken this round   ", style=st["dim"])
+        if e.reactions <= 0 and c.has("Surprised"):
+            # never had one: a Surprised combatant gets its first reaction when its first turn begins
+            t.append("Reaction ", style=st["header"])
+            t.append("none yet (Surprised)   ", style=st["dim"])
+        else:
+            yes_line(t, "Reaction", e.reactions > 0, st)
+        return t
+
+
+register(CosmereUI())

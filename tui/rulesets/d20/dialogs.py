@@ -1,0 +1,541 @@
+"""d20's dialogs: the attack, the parts of the turn (use), Ready and its release, the owed saves.
+Imported when one opens."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from msgspec.structs import replace
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import Input, Static
+
+from engine import commands as C
+from engine.commands import Command
+from engine.state import Combatant, Due, Fight
+from tui.attack import MODES, AttackBase, pct
+from tui.dialogs import (
+    Choice,
+    Dialog,
+    FormError,
+    RulesDialog,
+    Tick,
+    UseDialog,
+    field,
+    optional_int,
+    parse_given,
+    parse_int,
+    row,
+    table_rolls,
+    words,
+)
+from tui.text import literal
+
+if TYPE_CHECKING:
+    from tui.main import MainScreen
+
+
+# --- d20 -------------------------------------------------------------------------------------------
+
+
+# the ability an attack's bonus is worked out from: "auto" is Strength (Dexterity for a ranged weapon)
+# when the bonus is left empty, and the bonus as typed otherwise
+D20_ABILITIES: list[tuple[str | Text, str]] = [
+    ("Str, or Dex if ranged", "auto"),
+    ("Strength", "str"),
+    ("Dexterity (finesse or ranged)", "dex"),
+    ("Intelligence (a power)", "int"),
+    ("Wisdom (a power)", "wis"),
+    ("Charisma (a power)", "cha"),
+    ("Constitution (a power)", "con"),
+    ("none: the bonus as typed", ""),
+]
+BONUS_HINTS = {
+    "auto": "empty: ability + proficiency; or the whole bonus",
+    "": "the whole bonus (empty: +0)",
+}
+BONUS_ON_TOP = "added on top, like a +1 weapon (empty: none)"
+
+
+class D20AttackDialog(AttackBase):
+    """An attack roll, a Shield Bash, or a grapple / shove."""
+
+    REMEMBERED = ("bonus", "ability", "proficient", "label", "damage", "mod", "type", "kind", "use")
+
+    def fields(self) -> ComposeResult:
+        kinds: list[tuple[str | Text, str]] = [("Attack", "attack"), ("Shield Bash (bonus action)", "bash")]
+        kinds += [("Grapple", "grapple"), ("Shove prone", "prone"), ("Shove 5 ft", "push")]
+        yield self.attacker_row()
+        yield row("Target", Choice(self._targets(), self.default_target(), id="target"))
+        yield row("What", Choice(kinds, id="what"))
+        with Horizontal(classes="row", id="attack-fields"):
+            yield Static(Text("Attack bonus"), classes="label")
+            yield field(placeholder=BONUS_HINTS["auto"], id="bonus", number=True)
+        yield row(
+            "Ability",
+            Choice(D20_ABILITIES, "auto", id="ability"),
+            Tick("proficient", True, id="proficient", compact=True),
+            id="r-ability",
+        )
+        yield row("Weapon (for the log)", field(placeholder="longsword", id="label"), id="r-label")
+        yield row("Damage dice", field(placeholder="1d8 (empty: no damage)", id="damage"), id="r-damage")
+        yield row(
+            "Damage modifier",
+            field(placeholder="empty: the ability's, else +0", id="mod", number=True),
+            id="r-mod",
+        )
+        yield row("Damage type", field(placeholder="slashing (optional)", id="type"), id="r-type")
+        yield row("Melee or ranged", Choice([("melee", "melee"), ("ranged", "ranged")], id="kind"), id="r-kind")
+        uses: list[tuple[str | Text, str]] = [
+            ("action (Attack)", "action"),
+            ("bonus action", "bonus"),
+            ("off-hand (bonus, after Attack)", "offhand"),
+            ("opportunity (reaction)", "opportunity"),
+            ("readied (reaction)", "readied"),
+            ("action on a power", "power"),
+            ("already paid for", "none"),
+        ]
+        yield row("Spends", Choice(uses, id="use"), id="r-use")
+        cover: list[tuple[str | Text, str]] = [
+            ("none", ""),
+            ("half (+2 AC)", "half"),
+            ("three-quarters (+5 AC)", "three-quarters"),
+        ]
+        yield row("Cover", Choice(cover, id="cover"), id="r-cover")
+        yield row(
+            "Situation",
+            Tick("high ground", id="high_ground", compact=True),
+            Tick("flanking", id="flanking", compact=True),
+            id="r-situation",
+        )
+        yield row("More advantage", field(placeholder="Help, ... (commas)", id="adv"), id="r-adv")
+        yield row("More disadvantage", field(placeholder="darkness, ... (commas)", id="dis"), id="r-dis")
+        yield row("Roll", Choice(MODES, id="mode"), id="r-mode")
+        yield row("Their bonus", field("0", id="target_bonus", number=True), id="r-tbonus")
+        yield row("Table d20 (optional)", field(placeholder="empty: the app rolls; 14, or 20 9", id="given"))
+        yield row("Table damage dice", field(placeholder="each die: 6, or 3 5", id="damage_given"), id="r-dgiven")
+        yield row("Their table d20", field(placeholder="the target's d20 (optional)", id="target_given"), id="r-tgiven")
+
+    def on_mount(self) -> None:
+        self._show_rows()
+
+    @on(Choice.Changed, "#what")
+    def _what_changed(self) -> None:
+        if self.is_mounted:
+            self._show_rows()
+            self._bonus_hint()
+
+    def attack_types(self) -> tuple[type, ...]:
+        from engine.rules.d20_combat import D20Attack
+
+        return (D20Attack,)
+
+    def recall(self, cmd: Any) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            # with an ability the bonus is what goes on top of it; without, the whole bonus
+            "bonus": str(cmd.bonus) if cmd.bonus or not cmd.ability else "",
+            "ability": cmd.ability or "auto",  # no ability: the bonus was typed whole
+            "proficient": cmd.proficient,
+            "label": cmd.label,
+            "damage": cmd.damage,
+            "mod": str(cmd.mod) if cmd.mod else "",
+            "type": cmd.type,
+            "kind": cmd.kind,
+        }
+        if cmd.use == "power":  # a power stays a power; how a weapon attack is paid for is the moment's
+            out["use"] = "power"
+        return out
+
+    def prefilled(self) -> None:
+        self._bonus_hint()
+
+    @on(Choice.Changed, "#ability")
+    def _bonus_hint(self) -> None:
+        """The bonus field says what it means with the ability chosen (a grapple's is Athletics)."""
+        if self.is_mounted:
+            hint = BONUS_HINTS.get(self.choice("ability"), BONUS_ON_TOP)
+            if self.choice("what") != "attack":
+                hint = "the Athletics bonus (empty: +0)"
+            self.query_one("#bonus", Input).placeholder = hint
+
+    def _show_rows(self) -> None:
+        what = self.choice("what")
+        attack_only = ("r-ability", "r-label", "r-damage", "r-mod", "r-type", "r-kind", "r-use", "r-dis")
+        rolled = ("r-cover", "r-situation", "r-adv", "r-mode", "r-dgiven")
+        for rid in attack_only:
+            self.query_one(f"#{rid}").set_class(what != "attack", "hidden")
+        for rid in rolled:
+            self.query_one(f"#{rid}").set_class(what not in ("attack", "bash"), "hidden")
+        self.query_one("#r-dis").set_class(what not in ("attack", "bash"), "hidden")
+        for rid in ("r-tbonus", "r-tgiven"):
+            self.query_one(f"#{rid}").set_class(what in ("attack", "bash"), "hidden")
+        self.query_one("#attack-fields").set_class(what == "bash", "hidden")
+
+    def require_table_dice(self) -> None:
+        super().require_table_dice()
+        if self.choice("what") in ("grapple", "prone", "push"):
+            # the target rolls against it: its own side's dice
+            self.require_dice(self.choice("target") or "", "contest", "target_given")
+            return
+        if self.choice("what") not in ("attack", "bash") or not table_rolls(self.fight, self.attacker):
+            return
+        if self.value("damage_given").strip():
+            return
+        from engine import apply
+        from engine.rules.d20_combat import AttackRolled, D20Attack
+
+        cmd = self.build()
+        if isinstance(cmd, D20Attack) and not cmd.damage:
+            return
+        # the d20 typed decides whether damage is rolled at all: a dry run tells (the engine is pure)
+        _, events = apply(self.fight, cmd)
+        if any(isinstance(e, AttackRolled) and e.outcome != "miss" for e in events):
+            self.require_dice(self.attacker, "damage", "damage_given")
+
+    def build(self) -> Command:
+        from engine.rules.d20_combat import D20Attack, Grapple, ShieldBash
+
+        target = self.choice("target") or ""
+        if not target:
+            raise FormError("Choose a target.")
+        what = self.choice("what")
+        given = parse_given(self.value("given"))
+        if what in ("grapple", "prone", "push"):
+            shove = "" if what == "grapple" else what
+            return Grapple(
+                self.attacker,
+                target,
+                shove,
+                optional_int(self.value("bonus"), "Athletics bonus", -100, 100) or 0,
+                parse_int(self.value("target_bonus"), "Their bonus", -100, 100),
+                given=given,
+                target_given=parse_given(self.value("target_given")),
+            )
+        common: dict[str, Any] = dict(
+            cover=self.choice("cover"),
+            high_ground=self.checked("high_ground"),
+            flanking=self.checked("flanking"),
+            advantage=words(self.value("adv")),
+            disadvantage=words(self.value("dis")),
+            mode=self.choice("mode"),
+            given=given,
+            damage_given=parse_given(self.value("damage_given")),
+        )
+        if what == "bash":
+            return ShieldBash(self.attacker, target, **common)
+        kind, use = self.choice("kind"), self.choice("use")
+        bonus, ability = self._bonus(kind, use)
+        proficient = self.checked("proficient")
+        if not proficient and not ability:
+            raise FormError("A typed bonus is the whole bonus: tick proficient, or choose the ability to work it out.")
+        dmg_mod = optional_int(self.value("mod"), "Damage modifier", -100, 100) or 0
+        if dmg_mod and ability and use != "power":
+            raise FormError("The damage adds the ability's modifier: leave the damage modifier empty.")
+        return D20Attack(
+            self.attacker,
+            target,
+            bonus=bonus,
+            damage=self.value("damage").strip(),
+            mod=dmg_mod,
+            type=self.value("type").strip(),
+            kind=kind,
+            use=use,
+            label=self.value("label").strip(),
+            ability=ability,
+            proficient=proficient,
+            **common,
+        )
+
+    def _bonus(self, kind: str, use: str) -> tuple[int, str]:
+        """The typed bonus and the ability the engine works the rest out from."""
+        typed = optional_int(self.value("bonus"), "Attack bonus", -100, 100)
+        ability = self.choice("ability")
+        if ability != "auto":
+            return typed or 0, ability
+        if typed is not None:
+            return typed, ""  # the statblock's bonus, as typed
+        if use == "power":
+            raise FormError("A power's attack adds its casting ability: choose it under Ability, or type the bonus.")
+        return 0, "dex" if kind == "ranged" else "str"
+
+    def odds(self) -> Text:
+        from engine.rules.d20_combat import D20Attack, ShieldBash, attack_preview
+
+        cmd = self.build()
+        if not isinstance(cmd, (D20Attack, ShieldBash)):
+            return Text("Athletics against Athletics or Acrobatics: the higher total wins.", style="dim")
+        p = attack_preview(self.fight, replace(cmd, given=None, damage_given=None))
+        t = Text()
+        t.append(f"Hit {pct(p.p_hit)}", style="bold")
+        t.append(f"  ·  critical {pct(p.p_crit)}", style="bold")
+        dice = "d20" if p.mode == "normal" else f"2d20 ({p.mode})"
+        t.append(f"   {dice} {p.bonus:+d} vs AC {p.ac}", style="dim")
+        if isinstance(cmd, D20Attack) and cmd.ability:
+            t.append(f" ({self._worked_out(cmd)})", style="dim")
+        else:
+            from engine.rules.d20_combat import exhaustion
+
+            tired = exhaustion(self.fight.get(cmd.who))
+            if tired:
+                t.append(f" (Exhaustion -{tired})", style="dim")
+        t.append_text(self.sources_text(p.advantages, p.disadvantages))
+        return t
+
+    def _worked_out(self, cmd: Any) -> str:
+        """How the bonus was worked out from the sheet, and what the damage adds."""
+        from engine.rules.d20_combat import mod
+
+        c = self.fight.get(cmd.who)
+        m = mod(c.stat(cmd.ability, 10))
+        parts = [f"{cmd.ability.capitalize()} {m:+d}"]
+        if cmd.proficient:
+            parts.append(f"proficiency {c.stat('prof', 2):+d}")
+        if cmd.bonus:
+            parts.append(f"{cmd.bonus:+d}")
+        from engine.rules.d20_combat import exhaustion
+
+        if exhaustion(c):
+            parts.append(f"Exhaustion -{exhaustion(c)}")
+        text = ", ".join(parts)
+        if cmd.damage and cmd.use != "power":
+            add = min(m, 0) if cmd.use == "offhand" else m
+            text += f"; damage {add:+d}"
+        return text
+
+
+# --- using the turn ----------------------------------------------------------------------------
+
+USES: list[tuple[str | Text, str]] = [
+    ("Action", "action"),
+    ("Bonus action", "bonus"),
+    ("Move", "move"),
+    ("Reaction", "reaction"),
+    ("Gambit", "gambit"),
+]
+
+
+def d20_uses(c: Combatant) -> list[tuple[str | Text, str]]:
+    """The d20 parts of the turn, then the named uses that do something, each with what it costs.
+    A value is the part used, or "part:Name" for a named use."""
+    from engine.rules import d20_combat as X
+
+    speed = X.effective_speed(c)[0]
+    stand = f"{max(1, speed // 2)} ft of the move (half)" if speed > 0 else "half the speed (the move)"
+    return [
+        *USES,
+        ("Help: an action (ally gets advantage)", "action:Help"),
+        ("Dash: an action (the speed again)", "action:Dash"),
+        ("Disengage: an action", "action:Disengage"),
+        ("Dodge: an action", "action:Dodge"),
+        (f"{X.STAND_UP}: {stand}", f"move:{X.STAND_UP}"),
+        (f"{X.PICK_UP}: the move", f"move:{X.PICK_UP}"),
+        (f"{X.PICK_UP}: an action", f"action:{X.PICK_UP}"),
+        (f"{X.PUT_OUT}: an action", f"action:{X.PUT_OUT}"),
+    ]
+
+
+class D20UseDialog(UseDialog):
+    """d20's parts of the turn and the named uses that do something; the distance for a move, the
+    ally for a Help."""
+
+    def fields(self) -> ComposeResult:
+        from engine.rules.d20_combat import movement_left
+
+        yield row("What", Choice(d20_uses(self.target), id="what"))
+        left = movement_left(self.target)
+        hint = f"feet moved; empty = all of it ({left} ft left)"
+        # the distance first: for a move it is what the GM types next (tab from What)
+        yield row("Distance (ft)", field(placeholder=hint, id="distance", number=True), id="row-distance")
+        yield row("Name", field(placeholder=self.ui.use_name_hint, id="name"), id="row-name")
+        yield row("Helping", Choice(self._allies(), id="target"), id="row-target")
+
+    def _allies(self) -> list[tuple[str | Text, str]]:
+        """Whom a Help can aid: the helper's own side first, then the others; or nobody (only logged)."""
+        f = self.fight
+        me = self.target
+        others = [c for c in f.combatants if c.id != me.id]
+        ranked = [c for c in others if c.side == me.side] + [c for c in others if c.side != me.side]
+        return [*((literal(c.name), c.id) for c in ranked), ("nobody (only logged)", "")]
+
+    def on_mount(self) -> None:
+        self._show_fields()
+
+    @on(Choice.Changed, "#what")
+    def _what_changed(self) -> None:
+        self._show_fields()
+
+    def _show_fields(self) -> None:
+        """The name for a part of the turn, the distance for the move, the ally for a Help."""
+        what = self.choice("what")
+        self.query_one("#row-name").set_class(":" in what, "hidden")
+        self.query_one("#row-distance").set_class(what != "move", "hidden")
+        self.query_one("#row-target").set_class(what != "action:Help", "hidden")
+
+    def build(self) -> Command:
+        what, _, named = self.choice("what").partition(":")
+        name = named or self.value("name").strip()
+        cost = 1  # the move's default: a whole speed's worth, or what is left of it
+        if what == "move" and not named:
+            feet = optional_int(self.value("distance"), "Distance")
+            if feet is not None and feet < 2:  # 1 is the engine's "all of it"
+                raise FormError("Distance: give the feet moved (5, 10, ...), or leave it empty for all of it.")
+            cost = feet or 1
+        target = self.choice("target") if named == "Help" else ""
+        return C.UseAction(self.who, what, name, cost, target or "")
+
+
+# --- Ready ---------------------------------------------------------------------------------------
+
+
+class D20ReadyDialog(RulesDialog):
+    OK = "Ready"
+    TITLE = "Ready an action (spends the action; taken as a reaction when the trigger comes)"
+
+    def fields(self) -> ComposeResult:
+        yield self.who_row()
+        yield row("Action held", field(placeholder="Attack, Dash, a power", id="action"))
+        yield row("Trigger", field(placeholder="when the door opens (optional)", id="trigger"))
+
+    def build(self) -> Command:
+        from engine.rules.d20_combat import Ready
+
+        action = self.value("action").strip()
+        if not action:
+            raise FormError("Ready which action? Name it.")
+        return Ready(self.subject, action, self.value("trigger").strip())
+
+
+class D20ReleaseDialog(RulesDialog):
+    OK = "Take it"
+    TITLE = "The trigger came: take the readied action (spends the reaction)"
+
+    def fields(self) -> ComposeResult:
+        yield self.who_row()
+        yield Static(id="held", classes="wide-label")
+        yield Static(
+            Text("A readied attack is rolled from the attack dialog (k), spending 'readied (reaction)'.", style="dim"),
+            classes="wide-label",
+        )
+
+    def initial_focus(self) -> None:
+        self._show_held()
+        self.query_one("#ok").focus()
+
+    @on(Choice.Changed, "#who")
+    def _show_held(self) -> None:
+        c = self.fight.find(self.subject)
+        held = c.economy.ready if c is not None else ""
+        for w in self.query("#held"):
+            w.update(Text(f"Readied: {held}" if held else "Nothing readied."))  # type: ignore[attr-defined]
+
+    def build(self) -> Command:
+        from engine.rules.d20_combat import Release
+
+        return Release(self.subject)
+
+
+# --- owed rolls ------------------------------------------------------------------------------------
+
+ABILITY_CHOICES: list[tuple[str | Text, str]] = [
+    ("Wisdom", "wis"),
+    ("Constitution", "con"),
+    ("Strength", "str"),
+    ("Dexterity", "dex"),
+    ("Intelligence", "int"),
+    ("Charisma", "cha"),
+]
+
+
+def owed(f: Fight) -> list[tuple[Combatant, Due]]:
+    """Every roll the table owes, oldest first per combatant (only d20 rules make saves due)."""
+    return [(c, d) for c in f.combatants for d in c.due]
+
+
+class OwedRollDialog(Dialog):
+    """A save the rules made due: roll it, enter the table's die or total, or waive it."""
+
+    OK = "Settle"
+    HINT = "enter: settle · esc: later (it stays owed) · tab: next field"
+
+    def __init__(self, who: str, due: Due) -> None:
+        super().__init__(who)
+        self.due = due
+
+    @property
+    def concentration(self) -> bool:
+        return self.due.what == "concentration"
+
+    def heading(self) -> Text:
+        t = literal(self.target.name) + Text(" owes a save: ")
+        if self.concentration:
+            t.append("Constitution, to keep concentrating")
+        else:
+            t.append(f"against {self.due.what}")
+        if self.due.dc:
+            t.append(f" (DC {self.due.dc})")
+        if self.due.detail:
+            t.append(f"\n{self.due.detail}", style="dim")
+        return t
+
+    def fields(self) -> ComposeResult:
+        how: list[tuple[str | Text, str]] = [("roll it (or enter the table's roll)", "roll"), ("waive it", "waive")]
+        yield row("Settle by", Choice(how, id="how"))
+        if not self.concentration:
+            yield row("Ability", Choice(ABILITY_CHOICES, id="ability"))
+        yield row("DC", field(str(self.due.dc) if self.due.dc else "", "the save's DC", id="dc", number=True))
+        yield row("Bonus", field(placeholder="empty: from the sheet", id="bonus", number=True))
+        yield row("Table d20 (optional)", field(placeholder="the natural die(s): 12, or 12 7", id="given"))
+        yield row("Or the total", field(placeholder="the total called out (optional)", id="total", number=True))
+
+    def on_mount(self) -> None:
+        self.query_one("#given", Input).focus()
+
+    def build(self) -> Command:
+        from engine.rules.d20_combat import D20Test
+
+        resolves = self.due.what
+        if self.choice("how") == "waive":
+            return D20Test(self.who, resolves=resolves, waive=True)
+        dc = optional_int(self.value("dc"), "DC", 1, 100)
+        if self.concentration and self.due.dc and dc != self.due.dc:
+            raise FormError(f"The concentration save's DC is {self.due.dc}, set by the damage taken.")
+        given = parse_given(self.value("given"))
+        total = optional_int(self.value("total"), "Total", -100, 200)
+        if given is not None and total is not None:
+            raise FormError("Give the d20 or the total, not both.")
+        ability = "con" if self.concentration else self.choice("ability")
+        return D20Test(
+            self.who,
+            ability=ability,
+            dc=dc,
+            bonus=optional_int(self.value("bonus"), "Bonus", -100, 100),
+            given=given,
+            total=total,
+            resolves=resolves,
+        )
+
+
+class OwedPrompter:
+    """Prompts once for each owed roll as it appears; escape leaves it owed (the palette's "Settle
+    an owed roll" brings it back)."""
+
+    def __init__(self) -> None:
+        self.asked: set[tuple[str, int, Due]] = set()
+
+    def check(self, screen: MainScreen, force: bool = False) -> None:
+        app = screen.app
+        if app.screen is not screen:
+            return  # a dialog is up: asked again when the main screen is back on top
+        f = screen.fight
+        live = {(c.id, i, d) for c in f.combatants for i, d in enumerate(c.due)}
+        self.asked &= live  # a save settled (or undone) can be asked again if it comes back
+        for c, d in owed(f):
+            key = (c.id, next(i for i, x in enumerate(c.due) if x is d), d)
+            if force or key not in self.asked:
+                self.asked.add(key)
+                app.push_screen(OwedRollDialog(c.id, d))
+                return
+        if force:
+            screen.notify("No rolls are owed.", markup=False)

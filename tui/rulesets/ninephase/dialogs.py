@@ -1,0 +1,197 @@
+"""Nine-phase's dialog: an activity in the current phase. Imported when it opens."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Input, OptionList
+from textual.widgets.option_list import Option
+
+from engine import commands as C
+from engine.commands import Command
+from tui.dialogs import (
+    Choice,
+    Dialog,
+    FormError,
+    Tick,
+    field,
+    optional_int,
+    row,
+)
+from tui.text import literal
+
+
+class ActivityDialog(Dialog):
+    """Nine-phase: act or react in the current phase, from the fight's catalog or ad hoc."""
+
+    DEFAULT_CSS = """
+    ActivityDialog #adhoc-fields { height: auto; }
+    """
+    OK = "Take"
+    HINT = "enter: take the activity · ↑↓ in the list · esc: cancel"
+
+    def heading(self) -> Text:
+        c = self.target
+        f = self.fight
+        t = literal(c.name)
+        t.append(f" in phase {f.phase}   ({self.rules.describe_economy(c)})", style="dim")
+        return t
+
+    def fields(self) -> ComposeResult:
+        from engine.rules import ninephase_catalog as K
+
+        f = self.fight
+        opts = []
+        # option ids are positions, never names: two entries (or two channels) of one name are possible
+        self._picks: dict[str, str] = {}  # option id -> "cat:<name>" / "stop:<activity>" / "adhoc"
+        for i, a in enumerate(K.catalog(f)):
+            t = literal(a.name, "bold")
+            t.append(f"  {K.spec_text(a)}", style="dim")
+            opts.append(Option(t, id=f"cat-{i}"))
+            self._picks[f"cat-{i}"] = f"cat:{a.name}"
+        for i, ch in enumerate(self.target.channels):
+            if getattr(ch, "status", "") == "":
+                opts.append(Option(Text("Stop the channel: ") + literal(ch.activity), id=f"stop-{i}"))
+                self._picks[f"stop-{i}"] = f"stop:{ch.activity}"
+        opts.append(Option(Text("Another activity (fill in below)"), id="adhoc"))
+        self._picks["adhoc"] = "adhoc"
+        yield OptionList(*opts, id="activities")
+        yield row(
+            "Weapon Speed Factor",
+            field(placeholder="1-9, for a Weapon activity", id="speed", number=True),
+            id="row-speed",
+        )
+        with Vertical(id="adhoc-fields"):
+            yield row("Name", field(placeholder="Cast Fireball", id="name"))
+            yield row("Cost (actions)", Choice([("1", 1), ("2", 2), ("3", 3), ("0", 0)], 1, id="cost"))
+            yield row("Earliest phase", field(placeholder="1-9, blank = any phase", id="earliest", number=True))
+            yield Horizontal(
+                Tick(Text("Reaction"), id="reaction", compact=True),
+                Tick(Text("Master"), id="master", compact=True),
+                Tick(Text("Phase Lock"), id="lock", compact=True),
+                Tick(Text("Channel"), id="channel", compact=True),
+                Tick(Text("Uninterruptible"), id="uninterruptible", compact=True),
+                classes="row",
+            )
+            yield Horizontal(
+                Tick(Text("Repeatable in a round"), id="repeatable", compact=True),
+                Tick(Text("Channel may finish next round"), id="across_rounds", compact=True),
+                classes="row",
+            )
+            yield Tick(Text("Also keep it in this fight's catalog"), id="keep", compact=True)
+        pools = self.target.resources
+        if pools:
+            # what beginning the activity spends besides its actions (a spell slot, ki), with what is left
+            spends: list[tuple[str | Text, str]] = [("none", "")]
+            for p in pools:
+                label = literal(p.key)
+                label.append(f": {p.current} of {p.max} left", style="" if p.current else "dim")
+                spends.append((label, p.key))
+            yield row("Spends", Choice(spends, "", id="resource"), id="row-resource")
+            yield row("Amount", field(placeholder="1 (the default)", id="amount", number=True), id="row-amount")
+
+    def on_mount(self) -> None:
+        ol = self.query_one("#activities", OptionList)
+        ol.highlighted = 0
+        ol.focus()
+        self._update()
+
+    @on(OptionList.OptionHighlighted)
+    def _moved(self) -> None:
+        self._update()
+
+    @on(OptionList.OptionSelected)
+    def _picked(self) -> None:
+        oid = self._picked_id()
+        if oid == "adhoc":
+            self.query_one("#name", Input).focus()
+            return
+        if self._needs_speed(oid) and not self.value("speed").strip():
+            self.query_one("#speed", Input).focus()
+            return
+        self.action_submit()
+
+    def _picked_id(self) -> str:
+        """What the highlighted option stands for: "cat:<name>", "stop:<activity>", "adhoc" or ""."""
+        opt = self.query_one("#activities", OptionList).highlighted_option
+        return self._picks.get(opt.id or "", "") if opt is not None else ""
+
+    def _spec(self, oid: str) -> Any:
+        from engine.rules import ninephase_catalog as K
+
+        return K.find(self.fight, oid[4:]) if oid.startswith("cat:") else None
+
+    def _needs_speed(self, oid: str) -> bool:
+        spec = self._spec(oid)
+        return bool(spec is not None and spec.weapon)
+
+    def _update(self) -> None:
+        oid = self._picked_id()
+        self.query_one("#adhoc-fields").set_class(oid != "adhoc", "hidden")
+        self.query_one("#row-speed").set_class(not self._needs_speed(oid), "hidden")
+        for wid in ("#row-resource", "#row-amount"):
+            for r in self.query(wid):
+                r.set_class(oid.startswith("stop:"), "hidden")
+
+    def _resource(self) -> tuple[str, int]:
+        """The resource spent to begin the activity and how much: ("", 1) for none."""
+        if not self.query("#resource"):
+            return "", 1
+        key = self.choice("resource") or ""
+        typed = self.value("amount")
+        amount = optional_int(typed, "Amount", 1, 1_000_000)
+        if amount is not None and not key:
+            self.query_one("#resource", Choice).focus()
+            raise FormError("Amount: choose the resource it is spent from (Spends), or leave the amount empty.")
+        return key, amount or 1
+
+    def build(self) -> Command | list[Command]:
+        from engine.rules import ninephase_catalog as K
+        from engine.state import ActivitySpec
+
+        oid = self._picked_id()
+        if oid.startswith("cat:"):
+            speed = optional_int(self.value("speed"), "Speed Factor", 1, 9) if self._needs_speed(oid) else None
+            resource, amount = self._resource()
+            return K.DoActivity(self.who, oid[4:], speed, resource, amount)
+        if oid.startswith("stop:"):
+            return K.StopChannel(self.who, oid[5:])
+        name = self.value("name").strip()
+        if not name:
+            raise FormError("Name the activity.")
+        earliest = optional_int(self.value("earliest"), "Earliest phase", 1, 9)
+        resource, amount = self._resource()
+        cmd = C.Activity(
+            self.who,
+            name,
+            cost=self.choice("cost"),
+            earliest=earliest,
+            lock=self.checked("lock"),
+            master=self.checked("master"),
+            reaction=self.checked("reaction"),
+            channel=self.checked("channel"),
+            uninterruptible=self.checked("uninterruptible"),
+            repeatable=self.checked("repeatable"),
+            resource=resource,
+            amount=amount,
+            across_rounds=self.checked("across_rounds"),
+        )
+        if self.checked("keep"):
+            spec = ActivitySpec(
+                name,
+                cost=cmd.cost,
+                phase=earliest,
+                lock=cmd.lock,
+                master=cmd.master,
+                reaction=cmd.reaction,
+                channel=cmd.channel,
+                uninterruptible=cmd.uninterruptible,
+                repeatable=cmd.repeatable,
+                across_rounds=cmd.across_rounds,
+            )
+            return [K.DefineActivity(spec), K.DoActivity(self.who, name, resource=resource, amount=amount)]
+        return cmd

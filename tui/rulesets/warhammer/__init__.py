@@ -1,0 +1,114 @@
+"""Warhammer's app slice: its tracker row, its sheet's turn line, its actions and its form hints. Its
+dialogs are in tui/rulesets/warhammer/dialogs.py."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from engine import get_ruleset
+from engine.ruleset import Ruleset
+from engine.state import Combatant, Fight
+from tui.panes import yes_line
+from tui.rulesets.base import Action, RulesetUI, register
+from tui.views import Column, Row, Styles, flag, health_cell, init_cell, list_rows, name_cell, resource_cell
+
+DIALOGS = "tui.rulesets.warhammer.dialogs"
+
+
+def econ_cell(f: Fight, c: Combatant, st: Styles) -> Text:
+    e = c.economy
+    t = flag("A", f.current == c.id and e.actions > 0, st)
+    t.append(" ")
+    t.append_text(flag(f"R{e.reactions}", e.reactions > 0, st))
+    if e.parries:
+        t.append_text(flag(f" P{e.parries}", True, st))
+    if e.defensive:
+        t.append_text(flag(f" D{e.defensive}", True, st))
+    return t
+
+
+COLUMNS = [
+    Column("SL", 4, init_cell, right=True),
+    Column("Name", 0, name_cell),
+    Column("Wounds", 8, health_cell),
+    Column("Acts", 9, econ_cell),
+    Column("Fort", 5, resource_cell("fortune")),
+]
+
+
+class WarhammerUI(RulesetUI):
+    id = "warhammer"
+    offers = frozenset({"use", "attack", "initiative"})
+    actions = (
+        Action(
+            "wh_critical",
+            None,
+            "wh_critical",
+            "Critical",
+            "Roll a critical injury",
+            "A critical outside an attack: damage past 0 Wounds, a fall, a trap (Warhammer)",
+            after="attack",
+        ),
+        Action(
+            "willpower",
+            None,
+            "willpower",
+            "Willpower",
+            "Test Willpower to keep fighting",
+            "A champion at 0 Wounds without Resolve tests Willpower (Warhammer)",
+            after="attack",
+        ),
+        Action(
+            "fortune",
+            "o",
+            "fortune",
+            "Fortune",
+            "Spend Fortune for a slot",
+            "Spend a Fortune point to act at a chosen place this round (Warhammer)",
+            after="use",
+        ),
+    )
+    needs_selection = frozenset({"fortune"})
+    dialogs = {
+        "attack": f"{DIALOGS}:WarhammerAttackDialog",
+        "fortune": f"{DIALOGS}:FortuneDialog",
+        "wh_critical": f"{DIALOGS}:WarhammerCriticalDialog",
+        "willpower": f"{DIALOGS}:WarhammerWillpowerDialog",
+    }
+
+    start_hint = "Initiative test: d100 against Initiative. Leave blank and the app rolls it."
+    flag_hint = "shield, offhand, twohanded (bonus parries)"
+    sheet_initiative = "Initiative SL "
+    use_choices = (
+        ("Action (attack, ...)", "action"),
+        ("Fight defensively", "defensive"),
+        ("Parry", "parry"),
+        ("Dodge", "dodge"),
+    )
+    use_name_hint = "what it does (optional)"
+    use_target = True
+
+    def check(self, action: str, f: Fight, c: Combatant | None) -> bool | None:
+        if action == "fortune":
+            # the engine's own check: at the start of a round, before anyone acts
+            return not get_ruleset(f.ruleset).fortune_refusal(f)  # type: ignore[attr-defined]
+        return super().check(action, f, c)
+
+    def tracker_rows(self, f: Fight, rs: Ruleset, width: int, st: Styles) -> list[Row]:
+        return list_rows(f, rs, COLUMNS, width, st)
+
+    def economy_text(self, f: Fight, rs: Ruleset, c: Combatant, st: Styles) -> Text:
+        e = c.economy
+        t = Text(end="")
+        if f.current == c.id:
+            yes_line(t, "Action", e.actions > 0, st)
+        t.append("Reactions ", style=st["header"])
+        t.append(f"{e.reactions}   ")
+        if e.parries:
+            t.append(f"Bonus parries {e.parries}   ")
+        if e.defensive:
+            t.append(f"Defensive {e.defensive}   ")
+        return t
+
+
+register(WarhammerUI())
