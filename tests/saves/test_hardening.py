@@ -523,3 +523,50 @@ def test_a_list_longer_than_a_fight_can_hold_is_refused_unread(tmp_path: Path) -
     many = [{"type": "combatant", "id": f"c{i + 1}", "name": "Gob"} for i in range(MAX_COMBATANTS + 1)]
     step = msgspec.msgpack.encode({"p": 0, "c": {"cmd": "note", "text": "x"}, "d": {"l": many}})
     refused(tmp_path, file_of(header_raw(), (fmt.STEP, step)), "step record")
+
+
+# --- soak: other programs touching the file of a fight in play ------------------------------------
+
+
+@pytest.mark.soak
+def test_interference_never_loses_an_acknowledged_command(tmp_path: Path) -> None:
+    import random
+
+    from tests.saves.util import SOAK, play
+
+    rng = random.Random(1111)
+    runs = 300 if SOAK else 8
+    for run in range(runs):
+        folder = tmp_path / str(run)
+        folder.mkdir()
+        path = folder / "f.fracas"
+        s = Session.create(path, new_fight("d20", "Interfered", run))
+        moves = play("d20", run, 40)
+        for move in moves:
+            if rng.random() < 0.1:
+                target = s.path
+                assert target is not None
+                what = rng.randrange(4)
+                if what == 0:
+                    (folder / "tmp").write_bytes(rng.randbytes(rng.randint(0, 300)))
+                    os.replace(folder / "tmp", target)
+                elif what == 1:
+                    target.unlink()
+                elif what == 2:
+                    with open(target, "ab") as f:
+                        f.write(rng.randbytes(rng.randint(1, 100)))
+                else:
+                    os.truncate(target, max(len(fmt.MAGIC), target.stat().st_size - rng.randint(1, 50)))
+            if move == "undo":
+                s.undo()
+            elif move == "redo":
+                s.redo()
+            else:
+                s.apply(move)
+            for notice in s.pop_notices():
+                assert "\n" not in notice and "goes on in" in notice, notice
+        assert s.check_file() == ""
+        s.close()
+        assert s.path is not None
+        back = Session.open(s.path, readonly=True)
+        assert_same_history(s.history, back.history)
