@@ -160,8 +160,10 @@ def _main(argv: list[str]) -> int:
 def _run_app(session: Any) -> int:
     from tui.app import make_app
 
-    app = make_app(session) if session is not None else make_app(start_screen=True)
     try:
+        if session is not None:
+            _playable(session.state.ruleset)  # before any screen: one line, not a broken tracker
+        app = make_app(session) if session is not None else make_app(start_screen=True)
         app.run()
     finally:
         if session is not None:
@@ -184,6 +186,13 @@ def _open_file(path: Path, readonly: bool = False) -> int:
         _say(str(exc))
         return 1
     return _run_app(session)
+
+
+def _playable(rid: str) -> None:
+    """Refuse, in one line (UnknownRuleset is a RuleError), a ruleset the app has no slice for."""
+    from tui.rulesets import get_ui
+
+    get_ui(rid)
 
 
 def _open_writable_or_readonly(session_cls: Any, path: Path) -> Any:
@@ -228,6 +237,7 @@ def _demo(args: argparse.Namespace) -> int:
     # the copy starts from the demo's set-up (one durable write): undo goes back to the fight as it
     # was set up, which is what a fresh copy of a demo means
     fight = demo_history(args.rules, seed).state
+    _playable(fight.ruleset)  # the engine knows it: the app must too, before a file is made
     session = Session.create(_fresh_path(args.dir, f"demo-{args.rules}"), fight)
     return _run_app(session)
 
@@ -237,6 +247,7 @@ def _new(args: argparse.Namespace) -> int:
     from saves.session import Session
 
     fight = new_fight(args.rules, args.name, int.from_bytes(os.urandom(4)) >> 1)
+    _playable(fight.ruleset)  # the engine knows it: the app must too, before a file is made
     session = Session.create(_fresh_path(args.dir, args.name), fight)
     return _run_app(session)
 

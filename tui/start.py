@@ -22,7 +22,9 @@ from textual.widgets import Button, Input, LoadingIndicator, OptionList, Static
 from textual.widgets.option_list import Option
 
 from engine import REGISTRY, RuleError, get_ruleset
-from tui.rulesets import DEFAULT
+from engine.ruleset import Ruleset
+from tui.rulesets import DEFAULT, get_ui
+from tui.rulesets import REGISTRY as UI_REGISTRY
 from tui.text import clean, literal, span
 from tui.widgets import KeyBar
 
@@ -107,18 +109,24 @@ class StartScreen(Screen[None]):
             yield OptionList(id="saves")
             yield Static(Text("A new fight: pick the ruleset, name it, press enter"), classes="section")
             with Horizontal(id="new-row"):
-                yield OptionList(*[Option(rs.title, id=rid) for rid, rs in REGISTRY.items()], id="rules")
+                yield OptionList(*[Option(rs.title, id=rid) for rid, rs in self._playable()], id="rules")
                 with Vertical(id="new-fields"):
                     yield Input(placeholder="Name of the fight", id="fight-name", compact=True)
                     yield Button("Create", id="create", variant="primary", compact=True)
             yield Static(Text("Demo fights (a fresh copy each time)"), classes="section")
             demos = [
                 Option(Text(f"{rs.title}: ") + Text(self._demo_name(rid), style="dim"), id=rid)
-                for rid, rs in REGISTRY.items()
+                for rid, rs in self._playable()
             ]
             yield OptionList(*demos, id="demos")
             yield Static(Text("tab moves between the lists · ctrl+q quits"), classes="hint")
         yield KeyBar()
+
+    @staticmethod
+    def _playable() -> list[tuple[str, Ruleset]]:
+        """The rulesets both the engine and the app know (an engine ruleset with no app slice cannot
+        be shown)."""
+        return [(rid, rs) for rid, rs in REGISTRY.items() if rid in UI_REGISTRY]
 
     @staticmethod
     def _demo_name(rid: str) -> str:
@@ -204,6 +212,12 @@ class StartScreen(Screen[None]):
             self.app.call_from_thread(self._failed, str(exc))
             return
         except Exception as exc:
+            self.app.call_from_thread(self._failed, f"{path}: {exc}")
+            return
+        try:
+            get_ui(session.state.ruleset)  # a ruleset the app cannot show: one line, the file untouched
+        except RuleError as exc:
+            session.close()
             self.app.call_from_thread(self._failed, f"{path}: {exc}")
             return
         self.app.call_from_thread(self._opened, session, note)

@@ -1,0 +1,157 @@
+"""The app's slices of the rulesets (tui/rulesets/, issue 12): only they name a ruleset; a ruleset the
+app has no slice for is refused in one line when its fight is opened; a fifth ruleset needs only its
+own files (an engine ruleset and an app slice, each registering itself)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from msgspec.structs import replace
+from rich.text import Text
+
+import engine.ruleset
+from engine import commands as C
+from engine import new_fight, ruleset_ids
+from engine.ruleset import Events, Ruleset, begin_turn, finish_turn
+from engine.state import Fight
+from saves.session import Session
+from tests.tui.support import app_on, main_screen, pane_text, sync
+from tui import cli
+from tui.rulesets import REGISTRY, RulesetUI, UnknownRuleset, get_ui
+from tui.views import Column, Row, Styles, health_cell, list_rows, name_cell
+
+TUI = Path(__file__).resolve().parents[2] / "tui"
+SHIPPED = ("cosmere", "d20", "ninephase", "warhammer")
+
+
+class Toy(Ruleset):
+    """A fifth engine ruleset (like tests/engine/fifth_ruleset.py, with no commands of its own):
+    plain turns in the order added."""
+
+    id = "toy"
+    title = "Toy"
+    summary = "Turns in the order added."
+
+    def start(self, f: Fight, cmd: C.StartFight, ev: Events) -> Fight:
+        f = replace(f, order=tuple(c.id for c in f.combatants), round=1, phase=0)
+        return begin_turn(self, f, f.order[0], ev)
+
+    def advance(self, f: Fight, ev: Events) -> Fight:
+        f = finish_turn(self, f, ev)
+        live = [x for x in f.order if f.find(x)]
+        i = (f.phase + 1) % len(live)
+        f = replace(f, phase=i, round=f.round + (i == 0))
+        return begin_turn(self, f, live[i], ev)
+
+
+@pytest.fixture(autouse=True)
+def _toy_in_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine knows the toy ruleset during each test here, and only then (the other tests loop
+    over the engine's registry)."""
+    monkeypatch.setitem(engine.ruleset.REGISTRY, "toy", Toy())
+
+
+def test_no_code_outside_the_slices_names_a_ruleset() -> None:
+    ids = sorted({*SHIPPED, *ruleset_ids()})
+    names = "|".join(map(re.escape, ids))
+    pattern = re.compile(rf"""["']({names})["']""")
+    found = []
+    for path in sorted(TUI.rglob("*.py")):
+        if (TUI / "rulesets") in path.parents:
+            continue
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if pattern.search(line):
+                found.append(f"{path.relative_to(TUI.parent)}:{n}: {line.strip()}")
+    assert not found, "a ruleset id outside tui/rulesets/:\n" + "\n".join(found)
+
+
+def test_every_shipped_ruleset_has_a_slice() -> None:
+    for rid in SHIPPED:
+        assert get_ui(rid).id == rid
+
+
+def test_an_unknown_ruleset_is_one_clear_error() -> None:
+    with pytest.raises(UnknownRuleset) as err:
+        get_ui("toy")
+    message = str(err.value)
+    assert "\n" not in message and "'toy'" in message and "d20" in message
+
+
+def _toy_file(tmp_path: Path) -> Path:
+    path = tmp_path / "toy.fracas"
+    s = Session.create(path, new_fight("toy", "Toy fight"))
+    s.apply(C.AddCombatant("Pip"))
+    s.close()
+    return path
+
+
+def test_opening_a_fight_of_a_ruleset_the_app_cannot_show_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _toy_file(tmp_path)
+    before = path.read_bytes()
+    assert cli.main([str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("fracas: ")
+    assert "'toy'" in err and "Traceback" not in err
+    assert path.read_bytes() == before  # never touched
+    assert cli.main(["new", "toy", "--dir", str(tmp_path / "new")]) == 1
+    assert "'toy'" in capsys.readouterr().err
+    assert not (tmp_path / "new").exists() or not any((tmp_path / "new").iterdir())  # no file made
+
+
+@sync
+async def test_the_start_screen_refuses_it_in_one_line(tmp_path: Path) -> None:
+    from tui.app import make_app
+    from tui.start import StartScreen
+
+    path = _toy_file(tmp_path)
+    app = make_app(start_screen=True, config_path=tmp_path / "config.toml")
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, StartScreen)
+        # the new-fight list offers only what the app can show
+        ol = screen.query_one("#rules")
+        assert "toy" not in [ol.get_option_at_index(i).id for i in range(ol.option_count)]  # type: ignore[attr-defined]
+        screen._open(path)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, StartScreen)
+        messages = [str(n.message) for n in app._notifications]
+        assert any("'toy'" in m and "\n" not in m for m in messages)
+
+
+class ToyUI(RulesetUI):
+    """A fifth ruleset's whole app slice: a tracker row."""
+
+    id = "toy"
+
+    def tracker_rows(self, f: Fight, rs: Ruleset, width: int, st: Styles) -> list[Row]:
+        cols = [Column("Name", 0, name_cell), Column("HP", 8, health_cell)]
+        return list_rows(f, rs, cols, width, st)
+
+    def economy_text(self, f: Fight, rs: Ruleset, c, st: Styles) -> Text:  # type: ignore[no-untyped-def]
+        return Text("Toy turn", end="")
+
+
+@sync
+async def test_a_fifth_ruleset_needs_only_its_own_slice(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(REGISTRY, "toy", ToyUI())  # what its module's register() line does
+    s = Session.memory(new_fight("toy", "Toy fight"))
+    s.apply(C.AddCombatant("Pip"))
+    s.apply(C.AddCombatant("Quill"))
+    s.apply(C.StartFight())
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(130, 40)) as pilot:
+        main = main_screen(pilot)
+        lines = [r.text.plain for r in main.query_one("#tracker")._rows]  # type: ignore[attr-defined]
+        assert any("Pip" in line for line in lines) and any("Quill" in line for line in lines)
+        assert "Toy turn" in await pane_text(pilot, "sheet")
+        # the optional generic actions and the other rulesets' own are not offered
+        for action in ("attack", "use", "initiative", "speed", "fortune", "activity", "owed"):
+            assert not main.check_action(action, ()), action
+        first = s.state.current
+        await pilot.press("n")
+        assert s.state.current != first and app.is_running
