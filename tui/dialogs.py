@@ -29,7 +29,7 @@ from textual.widgets.option_list import Option
 from engine import RuleError, get_ruleset
 from engine import commands as C
 from engine.commands import Command
-from engine.rules.base import Ruleset
+from engine.ruleset import Ruleset
 from engine.state import Combatant, Duration, Fight
 from tui.rulesets import RulesetUI, get_ui
 from tui.text import clean, literal, span
@@ -110,7 +110,7 @@ def rolls_owed(f: Fight, cmd: Command) -> tuple[Any, ...]:
         return ()  # not a turn-moving command, or its dice are already given
     if not any(v == "table" for k, v in f.settings if k in SIDE_KEYS.values()):
         return ()  # the app rolls for everyone: no dry run needed
-    from engine.rules.rolls import rolls_due
+    from engine.core import rolls_due
 
     return tuple(d for d in rolls_due(f, cmd) if table_rolls(f, d.who))
 
@@ -668,13 +668,15 @@ class ConditionDialog(Dialog):
                 phase=parse_int(self.value("phase"), "Phase", 1, 9),
             )
         if kind in ("rounds", "seconds", "rest"):
-            from engine.rules import ninephase_board as B
-
+            # durations in the ruleset's own time (nine-phase counts them from the current phase)
+            amount = 0
             if kind == "rounds":
-                return B.for_rounds(f, parse_int(self.value("rounds"), "Rounds", 1, 10_000))
-            if kind == "seconds":
-                return B.for_time(f, parse_int(self.value("seconds"), "Seconds", 1, 60_000))
-            return B.rest_of_round(f)
+                amount = parse_int(self.value("rounds"), "Rounds", 1, 10_000)
+            elif kind == "seconds":
+                amount = parse_int(self.value("seconds"), "Seconds", 1, 60_000)
+            made = self.ui.duration(kind, f, amount)
+            if made is not None:
+                return made
         return Duration()
 
     def build(self) -> Command:
@@ -1163,7 +1165,7 @@ class TableRollsDialog(Dialog):
         from msgspec.structs import replace
 
         from engine import apply
-        from engine.rules.rolls import rolls_due
+        from engine.core import rolls_due
 
         f = self.fight
         kept: list[C.GivenRoll] = []

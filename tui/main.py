@@ -18,7 +18,7 @@ from textual.screen import Screen
 
 from engine import commands as C
 from engine import get_ruleset
-from engine.rules.base import Ruleset
+from engine.ruleset import Ruleset
 from engine.state import Combatant, Fight
 from tui.actions import FOOTER_ORDER, bindings
 from tui.panes import conditions_text, header_text, log_line, sheet

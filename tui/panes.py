@@ -10,7 +10,7 @@ from rich.text import Text
 
 from engine import events as E
 from engine.events import Event, describe
-from engine.rules.base import Ruleset
+from engine.ruleset import Ruleset
 from engine.state import Combatant, Fight, Pool
 from tui.text import clean, literal, span
 from tui.views import PLAIN, Styles, phase_word, pool_text, remaining

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from rich.style import Style
 from rich.text import Text
 
-from engine.rules.base import Ruleset
+from engine.ruleset import Ruleset
 from engine.state import Combatant, Condition, Fight, Pool
 from tui.text import clean, fit, literal, span
 

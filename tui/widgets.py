@@ -21,7 +21,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
 
-from engine.rules.base import Ruleset
+from engine.ruleset import Ruleset
 from engine.state import Fight
 from tui.text import clean, span
 from tui.views import ROLES, Row, Styles, tracker_rows

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine import commands as C
-from engine.rules import warhammer_combat as W
+from engine.rules.warhammer import combat as W
 from tests.tui.support import app_on, cid, demo_session, dialog_error, main_screen, of, select, sync
 from tui.main import MainScreen
 from tui.rulesets.cosmere.dialogs import (

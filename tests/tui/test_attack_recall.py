@@ -8,9 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine import commands as C
-from engine.rules.cosmere_combat import CosmereAttack
-from engine.rules.d20_combat import D20Attack
-from engine.rules.warhammer_combat import Attack as WhAttack
+from engine.rules.cosmere.combat import CosmereAttack
+from engine.rules.d20.combat import D20Attack
+from engine.rules.warhammer.combat import Attack as WhAttack
 from saves.session import Session
 from tests.tui.support import app_on, cid, demo_session, dialog_error, of, sync
 from tui.attack import last_attack

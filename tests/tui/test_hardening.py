@@ -9,7 +9,7 @@ import msgspec
 import pytest
 
 from engine import commands as C
-from engine.rules import ninephase_catalog as K
+from engine.rules.ninephase import catalog as K
 from engine.state import ActivitySpec, Fight
 from saves.session import Session
 from tests.tui.support import app_on, cid, demo_session, dialog_error, main_screen, notifications, of, select, sync

@@ -42,7 +42,7 @@ def test_nothing_runs_past_even_a_tiny_width() -> None:
 
 def test_a_channel_over_the_round_change_reads_in_phases_of_each_round() -> None:
     from engine import apply, new_fight
-    from engine.rules import ninephase_catalog as K
+    from engine.rules.ninephase import catalog as K
     from engine.state import ActivitySpec
     from tui.rulesets.ninephase import channel_lines
     from tui.views import PLAIN, phase_word

@@ -52,7 +52,7 @@ async def test_ad_hoc_activity_kept_in_the_catalog_and_round_durations(tmp_path:
     app = app_on(s, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await select(pilot, "Orc Shaman")
-        from engine.rules.ninephase_catalog import catalog as _catalog
+        from engine.rules.ninephase.catalog import catalog as _catalog
 
         # "Another activity", below the catalog's entries: to its name
         await pilot.press("u", *["down"] * len(_catalog(s.state)), "enter")
@@ -61,7 +61,7 @@ async def test_ad_hoc_activity_kept_in_the_catalog_and_round_durations(tmp_path:
         await pilot.press("tab", "tab", "tab", "tab", "tab", "space")  # channel, uninterruptible, repeatable,
         # may finish next round, keep
         await pilot.press("ctrl+s")
-        from engine.rules.ninephase_catalog import catalog
+        from engine.rules.ninephase.catalog import catalog
 
         assert "Hex" in [a.name for a in catalog(s.state)]
         assert [u.activity for u in of(s, "Orc Shaman").economy.phases] == ["Hex"]

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from engine import commands as C
-from engine.rules.ninephase_catalog import DoActivity
+from engine.rules.ninephase.catalog import DoActivity
 from engine.state import Duration
 from saves.session import Session
 from tests.tui.support import app_on, cid, demo_session

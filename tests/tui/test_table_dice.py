@@ -10,7 +10,7 @@ from textual.widgets import Input
 
 from engine import commands as C
 from engine import events as E
-from engine.rules.rolls import EffectRolled
+from engine.mechanics import EffectRolled
 from tests.tui.support import (
     app_on,
     demo_session,
@@ -254,7 +254,7 @@ async def test_the_board_shows_a_channel_and_where_it_resolves(tmp_path: Path) -
 async def test_a_typed_roll_that_is_no_longer_due_is_left_out(tmp_path: Path) -> None:
     """What the table rolls can change what follows; a roll asked for that the command no longer
     reaches is left out rather than refused (the engine refuses rolls nothing asked for)."""
-    from engine.rules.rolls import RollDue
+    from engine.core import RollDue
 
     s = demo_session("d20", start=True)
     f = s.state

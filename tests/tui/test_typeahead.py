@@ -122,7 +122,7 @@ async def test_warhammer_start_fortune_and_next(tmp_path: Path) -> None:
 async def test_keys_after_enter_go_to_the_dialog_that_follows(tmp_path: Path) -> None:
     """Cosmere's attack rolls on enter and opens the outcome dialog: the next enter applies it, and
     the key after that reaches the main screen."""
-    from engine.rules.cosmere_combat import CosmereAttack
+    from engine.rules.cosmere.combat import CosmereAttack
 
     s = demo_session("cosmere", start=True)
     app = app_on(s, tmp_path)

@@ -8,7 +8,7 @@ from pathlib import Path
 from rich.style import Style
 
 from engine import commands as C
-from engine.rules.d20_combat import movement_left
+from engine.rules.d20.combat import movement_left
 from saves.session import Session
 from tests.tui.support import app_on, cid, demo_session, dialog_error, main_screen, pane_text, select, sync, type_text
 from tui.dialogs import Choice, UseDialog

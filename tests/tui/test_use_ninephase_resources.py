@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine import commands as C
-from engine.rules.ninephase_catalog import DefineActivity, catalog
+from engine.rules.ninephase.catalog import DefineActivity, catalog
 from engine.state import ActivitySpec
 from saves.session import Session
 from tests.tui.support import app_on, cid, demo_session, dialog_error, of, select, sync, type_text

@@ -19,7 +19,7 @@ from tui.text import clean
 
 if TYPE_CHECKING:
     from engine.ruleset import Ruleset
-    from engine.state import Combatant, Fight
+    from engine.state import Combatant, Duration, Fight
     from tui.views import Row, Styles
 
 
@@ -107,6 +107,10 @@ class RulesetUI:
     def condition_durations(self, f: Fight, kinds: list[str]) -> list[str]:
         """The durations the condition dialog offers, from the engine ruleset's."""
         return kinds
+
+    def duration(self, kind: str, f: Fight, amount: int) -> Duration | None:
+        """A duration of one of its own kinds ("rounds", "seconds", "rest"); None: not one of them."""
+        return None
 
     def owed_prompter(self) -> Any | None:
         """What prompts for the rolls the rules made due (None: this ruleset makes none)."""

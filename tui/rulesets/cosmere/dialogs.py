@@ -54,7 +54,7 @@ class CosmereAttackDialog(AttackBase):
     REMEMBERED = ("modifier", "damage", "type", "defense", "kind", "label", "range")
 
     def attack_types(self) -> tuple[type, ...]:
-        from engine.rules.cosmere_combat import CosmereAttack
+        from engine.rules.cosmere.combat import CosmereAttack
 
         return (CosmereAttack,)
 
@@ -97,7 +97,7 @@ class CosmereAttackDialog(AttackBase):
             box.value = False
 
     def fields(self) -> ComposeResult:
-        from engine.rules.cosmere_combat import DEFENSES
+        from engine.rules.cosmere.combat import DEFENSES
 
         yield self.attacker_row()
         first = self.default_target()  # the one picked in the tracker, else the first standing foe
@@ -160,7 +160,7 @@ class CosmereAttackDialog(AttackBase):
             boxes.first().focus()
 
     def build(self) -> Command:
-        from engine.rules.cosmere_combat import CosmereAttack
+        from engine.rules.cosmere.combat import CosmereAttack
 
         everyone = [c.id for c in self.fight.combatants]
         targets = tuple(cid for cid in everyone if self.ticked("t", cid))
@@ -192,7 +192,7 @@ class CosmereAttackDialog(AttackBase):
         )
 
     def odds(self) -> Text:
-        from engine.rules.cosmere_combat import attack_preview
+        from engine.rules.cosmere.combat import attack_preview
 
         cmd: Any = replace(self.build(), given=None, damage_given=None)  # type: ignore[type-var]
         odds = attack_preview(self.fight, cmd)  # refuses a target out of reach or range
@@ -220,7 +220,7 @@ class CosmereAttackDialog(AttackBase):
 
     def action_submit(self) -> None:
         from engine import apply
-        from engine.rules.cosmere_combat import CosmereAttackRolled, TargetResult
+        from engine.rules.cosmere.combat import CosmereAttackRolled, TargetResult
 
         try:
             self.require_table_dice()
@@ -350,7 +350,7 @@ class CosmereFallDialog(RulesDialog):
         self.query_one("#feet", Input).focus()  # the height says how many dice: it comes first
 
     def build(self) -> Command:
-        from engine.rules.cosmere_combat import Fall
+        from engine.rules.cosmere.combat import Fall
 
         feet = parse_int(self.value("feet"), "Feet", 0, 10_000)
         given, total = self.given_or_total(f"{feet // 10}d6" if feet >= 10 else "")
@@ -372,7 +372,7 @@ class CosmereTerrainDialog(RulesDialog):
         self.query_one("#damage", Input).focus()  # the dice to roll come before the dice rolled
 
     def build(self) -> Command:
-        from engine.rules.cosmere_combat import EnterTerrain
+        from engine.rules.cosmere.combat import EnterTerrain
 
         damage = self.value("damage").strip()
         if not damage:
@@ -398,6 +398,6 @@ class CosmereGrantDialog(RulesDialog):
         self.query_one("#actions", Choice).focus()
 
     def build(self) -> Command:
-        from engine.rules.cosmere_combat import Grant
+        from engine.rules.cosmere.combat import Grant
 
         return Grant(self.subject, self.choice("actions"), self.choice("reactions"), self.value("label").strip())

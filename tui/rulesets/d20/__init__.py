@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from engine.rules.d20_combat import effective_speed, incapacitated, movement_left
+from engine.rules.d20.combat import effective_speed, incapacitated, movement_left
 from engine.ruleset import Ruleset
 from engine.state import Combatant, Fight
 from tui.panes import yes_line

@@ -128,7 +128,7 @@ class D20AttackDialog(AttackBase):
             self._bonus_hint()
 
     def attack_types(self) -> tuple[type, ...]:
-        from engine.rules.d20_combat import D20Attack
+        from engine.rules.d20.combat import D20Attack
 
         return (D20Attack,)
 
@@ -184,7 +184,7 @@ class D20AttackDialog(AttackBase):
         if self.value("damage_given").strip():
             return
         from engine import apply
-        from engine.rules.d20_combat import AttackRolled, D20Attack
+        from engine.rules.d20.combat import AttackRolled, D20Attack
 
         cmd = self.build()
         if isinstance(cmd, D20Attack) and not cmd.damage:
@@ -195,7 +195,7 @@ class D20AttackDialog(AttackBase):
             self.require_dice(self.attacker, "damage", "damage_given")
 
     def build(self) -> Command:
-        from engine.rules.d20_combat import D20Attack, Grapple, ShieldBash
+        from engine.rules.d20.combat import D20Attack, Grapple, ShieldBash
 
         target = self.choice("target") or ""
         if not target:
@@ -261,7 +261,7 @@ class D20AttackDialog(AttackBase):
         return 0, "dex" if kind == "ranged" else "str"
 
     def odds(self) -> Text:
-        from engine.rules.d20_combat import D20Attack, ShieldBash, attack_preview
+        from engine.rules.d20.combat import D20Attack, ShieldBash, attack_preview
 
         cmd = self.build()
         if not isinstance(cmd, (D20Attack, ShieldBash)):
@@ -275,7 +275,7 @@ class D20AttackDialog(AttackBase):
         if isinstance(cmd, D20Attack) and cmd.ability:
             t.append(f" ({self._worked_out(cmd)})", style="dim")
         else:
-            from engine.rules.d20_combat import exhaustion
+            from engine.rules.d20.combat import exhaustion
 
             tired = exhaustion(self.fight.get(cmd.who))
             if tired:
@@ -285,7 +285,7 @@ class D20AttackDialog(AttackBase):
 
     def _worked_out(self, cmd: Any) -> str:
         """How the bonus was worked out from the sheet, and what the damage adds."""
-        from engine.rules.d20_combat import mod
+        from engine.rules.d20.combat import mod
 
         c = self.fight.get(cmd.who)
         m = mod(c.stat(cmd.ability, 10))
@@ -294,7 +294,7 @@ class D20AttackDialog(AttackBase):
             parts.append(f"proficiency {c.stat('prof', 2):+d}")
         if cmd.bonus:
             parts.append(f"{cmd.bonus:+d}")
-        from engine.rules.d20_combat import exhaustion
+        from engine.rules.d20.combat import exhaustion
 
         if exhaustion(c):
             parts.append(f"Exhaustion -{exhaustion(c)}")
@@ -319,7 +319,7 @@ USES: list[tuple[str | Text, str]] = [
 def d20_uses(c: Combatant) -> list[tuple[str | Text, str]]:
     """The d20 parts of the turn, then the named uses that do something, each with what it costs.
     A value is the part used, or "part:Name" for a named use."""
-    from engine.rules import d20_combat as X
+    from engine.rules.d20 import combat as X
 
     speed = X.effective_speed(c)[0]
     stand = f"{max(1, speed // 2)} ft of the move (half)" if speed > 0 else "half the speed (the move)"
@@ -341,7 +341,7 @@ class D20UseDialog(UseDialog):
     ally for a Help."""
 
     def fields(self) -> ComposeResult:
-        from engine.rules.d20_combat import movement_left
+        from engine.rules.d20.combat import movement_left
 
         yield row("What", Choice(d20_uses(self.target), id="what"))
         left = movement_left(self.target)
@@ -399,7 +399,7 @@ class D20ReadyDialog(RulesDialog):
         yield row("Trigger", field(placeholder="when the door opens (optional)", id="trigger"))
 
     def build(self) -> Command:
-        from engine.rules.d20_combat import Ready
+        from engine.rules.d20.combat import Ready
 
         action = self.value("action").strip()
         if not action:
@@ -431,7 +431,7 @@ class D20ReleaseDialog(RulesDialog):
             w.update(Text(f"Readied: {held}" if held else "Nothing readied."))  # type: ignore[attr-defined]
 
     def build(self) -> Command:
-        from engine.rules.d20_combat import Release
+        from engine.rules.d20.combat import Release
 
         return Release(self.subject)
 
@@ -493,7 +493,7 @@ class OwedRollDialog(Dialog):
         self.query_one("#given", Input).focus()
 
     def build(self) -> Command:
-        from engine.rules.d20_combat import D20Test
+        from engine.rules.d20.combat import D20Test
 
         resolves = self.due.what
         if self.choice("how") == "waive":

@@ -6,9 +6,9 @@ from __future__ import annotations
 from msgspec.structs import replace
 from rich.text import Text
 
-from engine.rules.ninephase_board import board
+from engine.rules.ninephase.board import board, for_rounds, for_time, rest_of_round
 from engine.ruleset import Ruleset
-from engine.state import Combatant, Fight
+from engine.state import Combatant, Duration, Fight
 from tui.panes import yes_line
 from tui.rulesets.base import Action, RulesetUI, register
 from tui.text import clean, fit, literal, span
@@ -61,7 +61,7 @@ def _kind(c: Combatant, p: int, item: object) -> str:
 
 
 def _phase_cells(f: Fight, c: Combatant, cells: tuple[tuple[object, ...], ...], cell_w: int, st: Styles) -> Text:
-    """Nine board cells from engine.rules.ninephase_board: a mark per item, the activity if room."""
+    """Nine board cells from engine.rules.ninephase.board: a mark per item, the activity if room."""
     t = Text(end="")
     for p in range(1, 10):
         items = cells[p - 1] if p - 1 < len(cells) else ()
@@ -155,6 +155,15 @@ class NinePhaseUI(RulesetUI):
             return kinds
         # the text's own durations, counted from the current phase
         return ["manual", "rounds", "seconds", "rest"] + [k for k in kinds if k not in ("manual",)]
+
+    def duration(self, kind: str, f: Fight, amount: int) -> Duration | None:
+        if kind == "rounds":
+            return for_rounds(f, amount)
+        if kind == "seconds":
+            return for_time(f, amount)
+        if kind == "rest":
+            return rest_of_round(f)
+        return None
 
     def tracker_rows(self, f: Fight, rs: Ruleset, width: int, st: Styles) -> list[Row]:
         cols = [

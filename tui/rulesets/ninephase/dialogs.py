@@ -42,7 +42,7 @@ class ActivityDialog(Dialog):
         return t
 
     def fields(self) -> ComposeResult:
-        from engine.rules import ninephase_catalog as K
+        from engine.rules.ninephase import catalog as K
 
         f = self.fight
         opts = []
@@ -121,7 +121,7 @@ class ActivityDialog(Dialog):
         return self._picks.get(opt.id or "", "") if opt is not None else ""
 
     def _spec(self, oid: str) -> Any:
-        from engine.rules import ninephase_catalog as K
+        from engine.rules.ninephase import catalog as K
 
         return K.find(self.fight, oid[4:]) if oid.startswith("cat:") else None
 
@@ -150,7 +150,7 @@ class ActivityDialog(Dialog):
         return key, amount or 1
 
     def build(self) -> Command | list[Command]:
-        from engine.rules import ninephase_catalog as K
+        from engine.rules.ninephase import catalog as K
         from engine.state import ActivitySpec
 
         oid = self._picked_id()

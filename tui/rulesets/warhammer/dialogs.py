@@ -48,7 +48,7 @@ class WarhammerAttackDialog(AttackBase):
     REMEMBERED = ("weapon", "kind", "skill", "damage", "impale")
 
     def attack_types(self) -> tuple[type, ...]:
-        from engine.rules.warhammer_combat import Attack
+        from engine.rules.warhammer.combat import Attack
 
         return (Attack,)
 
@@ -63,7 +63,7 @@ class WarhammerAttackDialog(AttackBase):
         }
 
     def fields(self) -> ComposeResult:
-        from engine.rules.warhammer_combat import OPTIONS
+        from engine.rules.warhammer.combat import OPTIONS
 
         yield self.attacker_row()
         yield row("Target", Choice(self._targets(), self.default_target(), id="target"))
@@ -92,7 +92,7 @@ class WarhammerAttackDialog(AttackBase):
         yield row("Table d100 critical", field(placeholder="(optional)", id="given_critical"))
 
     def _base(self) -> Any:
-        from engine.rules.warhammer_combat import Attack
+        from engine.rules.warhammer.combat import Attack
 
         target = self.choice("target") or ""
         if not target:
@@ -114,7 +114,7 @@ class WarhammerAttackDialog(AttackBase):
 
     def _refresh_defences(self) -> None:
         """The defender's choices follow the weapon (missiles cannot be parried) and its reactions."""
-        from engine.rules.warhammer_combat import defence_choices
+        from engine.rules.warhammer.combat import defence_choices
 
         ch = self.query_one("#defence", Choice)
         keep = ch.value
@@ -132,7 +132,7 @@ class WarhammerAttackDialog(AttackBase):
             ch.refresh()
 
     def odds(self) -> Text:
-        from engine.rules.warhammer_combat import attack_odds, defence_choices
+        from engine.rules.warhammer.combat import attack_odds, defence_choices
 
         self._refresh_defences()
         cmd = replace(self._base(), defence=self.choice("defence"))
@@ -165,7 +165,7 @@ class WarhammerAttackDialog(AttackBase):
             self.require_dice(self.choice("target") or "", "defence", "given_defence")
 
     def action_submit(self) -> None:
-        from engine.rules.warhammer_combat import preview_attack
+        from engine.rules.warhammer.combat import preview_attack
 
         try:
             self.require_table_dice()
@@ -196,7 +196,7 @@ class WarhammerOutcomeDialog(Dialog):
         return Text("The attack as rolled: settle what the table decides, then apply")
 
     def fields(self) -> ComposeResult:
-        from engine.rules.warhammer_combat import may_deflect, tier
+        from engine.rules.warhammer.combat import may_deflect, tier
 
         for e in self.events:
             yield Static(Text(describe(e)), classes="wide-label")
@@ -274,7 +274,7 @@ class WarhammerCriticalDialog(RulesDialog):
     TITLE = "A critical injury outside an attack (damage past 0 Wounds, a fall, a trap)"
 
     def fields(self) -> ComposeResult:
-        from engine.rules.warhammer_combat import LOCATIONS
+        from engine.rules.warhammer.combat import LOCATIONS
 
         yield self.who_row()
         yield row("Location", Choice([(label, key) for key, label, _, _ in LOCATIONS], id="location"))
@@ -291,7 +291,7 @@ class WarhammerCriticalDialog(RulesDialog):
         yield row("Table d100 (optional)", field(placeholder="empty: the app rolls", id="given"))
 
     def build(self) -> Command:
-        from engine.rules.warhammer_combat import Critical
+        from engine.rules.warhammer.combat import Critical
 
         given = parse_given(self.value("given"))
         self.require_dice(self.subject, "d100", "given")
@@ -317,7 +317,7 @@ class WarhammerWillpowerDialog(RulesDialog):
         yield row("Table d100 (optional)", field(placeholder="empty: the app rolls", id="given"))
 
     def build(self) -> Command:
-        from engine.rules.warhammer_combat import KeepFighting
+        from engine.rules.warhammer.combat import KeepFighting
 
         given = parse_given(self.value("given"))
         self.require_dice(self.subject, "d100", "given")
