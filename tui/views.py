@@ -155,6 +155,24 @@ def resource_cell(key: str) -> Callable[[Fight, Combatant, Styles], Text]:
 # --- building rows -----------------------------------------------------------------------------
 
 
+def economy_cell(f: Fight, c: Combatant, st: Styles) -> Text:
+    """The turn's economy from the engine's own items (Ruleset.economy_items): each item's mark,
+    bright while it is available, or its pips; so what is left is worked out once, in the engine."""
+    from engine import get_ruleset
+
+    t = Text(end="")
+    for item in get_ruleset(f.ruleset).economy_items(f, c.id):
+        if not item.row:
+            continue
+        if t.cell_len:
+            t.append(" ")
+        if item.mark:
+            t.append_text(flag(item.mark, item.state == "available", st))
+        else:
+            t.append_text(pips(item.count, item.total, st))
+    return t
+
+
 def _marker(f: Fight, c: Combatant, actors: frozenset[str], st: Styles) -> Text:
     if f.current == c.id:
         return span("▶ ", st["current"])

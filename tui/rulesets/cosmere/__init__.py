@@ -16,29 +16,15 @@ from tui.views import (
     Styles,
     cached_row,
     combatant_row,
-    flag,
+    economy_cell,
     header_row,
     health_cell,
     layout,
     name_cell,
-    pips,
     resource_cell,
 )
 
 DIALOGS = "tui.rulesets.cosmere.dialogs"
-
-
-def econ_cell(f: Fight, c: Combatant, st: Styles) -> Text:
-    e = c.economy
-    if f.current == c.id:
-        t = pips(e.actions, 2 if e.speed == "fast" else 3, st)
-    elif e.done:
-        t = span("—", st["dim"])  # taken this round (the row's ✓ says so too)
-    else:
-        t = span("·" * (2 if e.speed == "fast" else 3), st["dim"])
-    t.append(" ")
-    t.append_text(flag("R", e.reactions > 0, st))
-    return t
 
 
 def pace_cell(f: Fight, c: Combatant, st: Styles) -> Text:
@@ -135,7 +121,7 @@ class CosmereUI(RulesetUI):
             Column("Name", 0, name_cell),
             Column("Health", 10, health_cell),
             Column("Focus", 5, resource_cell("focus")),
-            Column("Turn", 5, econ_cell),
+            Column("Turn", 5, economy_cell),
         ]
         name_w, badge_w = layout(cols, width)
         actors = frozenset(rs.actors(f)) if f.started and not f.ended else frozenset()

@@ -16,6 +16,8 @@ DIALOGS = "tui.rulesets.warhammer.dialogs"
 
 
 def econ_cell(f: Fight, c: Combatant, st: Styles) -> Text:
+    # the engine's economy items give the same marks (views.economy_cell), but the bonus parries and
+    # defensive marks carry their leading space in the pip style, which the snapshots keep
     e = c.economy
     t = flag("A", f.current == c.id and e.actions > 0, st)
     t.append(" ")
