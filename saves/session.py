@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import os
+import re
 from pathlib import Path
 from types import TracebackType
 
@@ -24,6 +25,8 @@ from engine.state import Fight
 from saves import format as fmt
 from saves import journal
 from saves.errors import LockedError, ReadOnlyError, SaveError
+
+_RECOVERED = re.compile(r"-recovered-\d{8}-\d{6}(-\d+)?\Z")
 
 
 class Session:
@@ -326,6 +329,7 @@ class Session:
 
     def _write_recovery(self, old: Path) -> Path:
         stem = old.name[: -len(fmt.EXTENSION)] if old.name.endswith(fmt.EXTENSION) else old.name
+        stem = _RECOVERED.sub("", stem)  # a copy of a copy is named after the original, not longer
         stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
         names = [f"{stem}-recovered-{stamp}{'-' + str(i) if i else ''}{fmt.EXTENSION}" for i in range(100)]
         copy = self._copy(old)

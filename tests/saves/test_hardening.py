@@ -77,6 +77,17 @@ def test_a_replaced_removed_or_grown_file_moves_the_fight_to_safety(tmp_path: Pa
     assert (path.read_bytes() if path.exists() else None) == outside
 
 
+def test_a_copy_of_a_copy_keeps_the_original_name(tmp_path: Path) -> None:
+    path = tmp_path / "f.fracas"
+    s = started(path)
+    for _ in range(3):
+        assert s.path is not None
+        s.path.unlink()
+        assert "goes on in" in s.check_file()
+    assert s.path is not None and s.path.name.count("recovered") == 1
+    assert s.path.name.startswith("f-recovered-")
+
+
 def test_apply_checks_the_file_first_and_queues_the_notice(tmp_path: Path) -> None:
     path = tmp_path / "f.fracas"
     s = started(path)
