@@ -155,3 +155,16 @@ async def test_a_fifth_ruleset_needs_only_its_own_slice(tmp_path: Path, monkeypa
         first = s.state.current
         await pilot.press("n")
         assert s.state.current != first and app.is_running
+
+
+@pytest.mark.parametrize("rid", SHIPPED)
+def test_the_actions_a_slice_leaves_to_the_engine_are_offered_by_it(rid: str) -> None:
+    from engine import get_ruleset
+    from tests.tui.support import demo_session
+
+    ui = get_ui(rid)
+    f = demo_session(rid, start=True).state
+    keys = {a.key for a in get_ruleset(rid).actions(f)}
+    assert ui.engine_checked <= keys  # a key the engine does not list would hide the action for good
+    for action in ui.engine_checked:
+        assert ui.check(action, f, None) == next(a.available for a in get_ruleset(rid).actions(f) if a.key == action)

@@ -55,6 +55,9 @@ class RulesetUI:
     needs_selection: ClassVar[frozenset[str]] = frozenset()  # own actions done to the selected one
     # action -> "module:Class" of the dialog it opens (a generic action's entry replaces its dialog)
     dialogs: ClassVar[dict[str, str]] = {}
+    # own actions that apply exactly when the engine's ruleset offers them (Ruleset.actions), so the
+    # rule is written once; the others' own checks are kept where the engine's would change the footer
+    engine_checked: ClassVar[frozenset[str]] = frozenset()
 
     # --- form hints -----------------------------------------------------------------------------
     roll_dice = "d20"  # what the roll dialog starts with
@@ -77,8 +80,22 @@ class RulesetUI:
 
     def check(self, action: str, f: Fight, c: Combatant | None) -> bool | None:
         """Whether one of its own actions applies now (read-only fights and a missing selection are
-        already refused); by default: while the fight is under way, with someone in it."""
+        already refused): the engine's answer for those in `engine_checked`, else while the fight is
+        under way, with someone in it."""
+        if action in self.engine_checked:
+            return self.offered(f).get(action, False)
         return f.started and not f.ended and bool(f.combatants)
+
+    def offered(self, f: Fight) -> dict[str, bool]:
+        """The engine's actions for `f` (key -> available), worked out once per state: the footer asks
+        for every binding on every refresh."""
+        cached = self.__dict__.get("_offered")
+        if cached is None or cached[0] is not f:
+            from engine import get_ruleset
+
+            cached = (f, {a.key: a.available for a in get_ruleset(f.ruleset).actions(f)})
+            self.__dict__["_offered"] = cached
+        return cached[1]
 
     def dialog(self, action: str) -> type | None:
         """The dialog class `action` opens in this ruleset, imported now; None for the generic one."""

@@ -104,6 +104,8 @@ class CosmereUI(RulesetUI):
         "grant": f"{DIALOGS}:CosmereGrantDialog",
     }
 
+    engine_checked = frozenset({"fall", "terrain", "grant"})
+
     start_hint = "A d20 per combatant breaks ties of Speed. Leave blank and the app rolls it."
     use_choices = (("Action", "action"), ("Free action", "free"), ("Reaction", "reaction"))
     use_name_hint = "Strike, Move, Reactive Strike, ... (optional)"

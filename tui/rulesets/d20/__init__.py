@@ -95,6 +95,8 @@ class D20UI(RulesetUI):
         "release": f"{DIALOGS}:D20ReleaseDialog",
     }
 
+    engine_checked = frozenset({"owed"})  # ready, release: the engine also asks for an action left
+
     start_hint = "Initiative: d20 + Dex modifier. Leave a die blank and the app rolls it."
     companions = True
     damage_types = True
@@ -102,11 +104,6 @@ class D20UI(RulesetUI):
     flag_hint = "e.g. caster (comma separated)"
     initiative_title = "Initiative"
     sheet_initiative = "Initiative "
-
-    def check(self, action: str, f: Fight, c: Combatant | None) -> bool | None:
-        if action == "owed":
-            return any(x.due for x in f.combatants)
-        return super().check(action, f, c)
 
     def tracker_rows(self, f: Fight, rs: Ruleset, width: int, st: Styles) -> list[Row]:
         return list_rows(f, rs, COLUMNS, width, st)

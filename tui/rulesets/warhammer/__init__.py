@@ -78,6 +78,8 @@ class WarhammerUI(RulesetUI):
         "willpower": f"{DIALOGS}:WarhammerWillpowerDialog",
     }
 
+    engine_checked = frozenset({"wh_critical"})  # willpower: the engine offers it to champions only
+
     start_hint = "Initiative test: d100 against Initiative. Leave blank and the app rolls it."
     flag_hint = "shield, offhand, twohanded (bonus parries)"
     sheet_initiative = "Initiative SL "
