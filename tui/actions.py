@@ -158,6 +158,7 @@ BY_ID = {a.id: a for a in ACTIONS}
 
 
 # the footer shows bindings in this order and as many as fit: what a GM reaches for most comes first
+# (a ruleset's own keyed action not named here comes after these)
 FOOTER_ORDER = ("start", "next", "attack", "damage", "heal", "condition", "use", "activity", "speed", "fortune", "undo")
 FOOTER_ORDER += ("pane", "help", "add", "roll", "redo")
 

@@ -1,4 +1,6 @@
-"""The attack dialogs (key `w`) of each ruleset, and the prompt for rolls the table owes.
+"""What every ruleset's attack dialog (key `w`) shares: the odds line, the attacker's last attack
+recalled, the table's dice. Each ruleset's own attack dialog is in its slice (tui/rulesets/<id>/
+dialogs.py, named by the slice's `dialogs["attack"]`).
 
 Each attack is ONE engine command, so one undo takes all of it back. The chance to hit is worked
 out by the engine's own preview helpers from the fields as they stand and shown before anything is

@@ -1,4 +1,5 @@
-"""What each ruleset's tracker shows: pure functions from a fight to rows of rich Text.
+"""The tracker's rows: pure functions from a fight to rows of rich Text. The columns and cells every
+ruleset shares are here; each ruleset's slice (tui/rulesets/) puts its own row together from them.
 
 No Textual here, so the rows are cheap to build and easy to test. The tracker widget renders only the
 rows on screen and overlays the selection itself, so moving the cursor never rebuilds a row.
