@@ -41,6 +41,13 @@ if _main is not None and not {a.action for a in UI.actions} <= _main.OWN:
 
 
 @pytest.fixture(autouse=True)
+def _isolated(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Never read or write the real settings file or saves folder."""
+    monkeypatch.setenv("FRACAS_CONFIG_DIR", str(tmp_path_factory.mktemp("config")))
+    monkeypatch.setenv("FRACAS_DATA_DIR", str(tmp_path_factory.mktemp("saves")))
+
+
+@pytest.fixture(autouse=True)
 def plainlist() -> Iterator[PlainList]:
     """The engine knows Plain list during each test here (and, unless it was registered before, only then)."""
     was = REGISTRY.get(ID)

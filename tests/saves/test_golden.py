@@ -15,12 +15,33 @@ from typing import Any
 import msgspec
 import pytest
 
-from engine import command_union, event_union
+from engine import REGISTRY, command_union, event_union
 from engine.state import Fight
 from saves.session import Session
-from tests.saves.util import RULESETS
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def bundled() -> tuple[str, ...]:
+    """The rulesets Fracas ships (registered by engine/rules/__init__.py from its own packages), not
+    one a test or a plugin registered: a golden file is a fixed file of an earlier version, so only
+    those have one."""
+    return tuple(rid for rid, rs in REGISTRY.items() if type(rs).__module__.startswith("engine.rules."))
+
+
+RULESETS = bundled()
+
+
+def test_every_bundled_ruleset_has_a_golden_file_and_only_they() -> None:
+    # engine/rules/<id>/ is one package per bundled ruleset (docs/engine-api.md)
+    packages = {p.parent.name for p in (ROOT / "engine" / "rules").glob("*/__init__.py")}
+    assert set(RULESETS) == packages, (RULESETS, packages)
+    assert set(bundled()) == set(RULESETS), "a ruleset was bundled after collection"
+    for rules in RULESETS:
+        assert (GOLDEN / f"{rules}.fracas").is_file(), f"{rules}: no golden save (tests/saves/make_golden.py)"
+        assert (GOLDEN / f"{rules}.json").is_file(), f"{rules}: no golden expectation"
+    assert {p.stem for p in GOLDEN.glob("*.fracas")} == set(RULESETS)
 
 
 class ExpectedNode(msgspec.Struct):

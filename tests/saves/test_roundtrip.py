@@ -9,18 +9,20 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
+import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import RuleError, new_fight
+from engine import RuleError, core, get_ruleset, new_fight
 from engine import commands as C
 from engine.state import Duration
 from saves import format as fmt
 from saves.session import Session
-from tests.saves.util import RULESETS, STATS, assert_same_history
+from tests.saves.util import RULESETS, assert_same_history, stats_of
 
 IDS = ("c1", "c2", "c3", "c4", "c5", "c6")
+ID_FIELDS = ("who", "target", "source", "owner", "attacker", "defender")
 
 
 def commands(rules: str) -> st.SearchStrategy[Any]:
@@ -36,7 +38,7 @@ def commands(rules: str) -> st.SearchStrategy[Any]:
     name = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=12)
     generic = [
         st.builds(C.AddCombatant, name=name, side=st.sampled_from(("party", "enemy")),
-                  kind=st.sampled_from(("pc", "npc")), stats=st.just(STATS[rules]), count=st.integers(1, 3)),
+                  kind=st.sampled_from(("pc", "npc")), stats=st.just(stats_of(rules)), count=st.integers(1, 3)),
         st.just(C.StartFight()),
         st.just(C.NextTurn()),
         st.just(C.NextTurn()),
@@ -66,14 +68,27 @@ def commands(rules: str) -> st.SearchStrategy[Any]:
         "warhammer": [st.builds(C.Fortune, who=who, position=st.integers(0, 3))],
         "d20": [],
     }
-    return st.one_of(*generic, *own[rules])
+    return st.one_of(*generic, *own.get(rules, others_own(rules)))
+
+
+def others_own(rules: str) -> list[st.SearchStrategy[Any]]:
+    """A ruleset not named above: each command of its own, its combatant fields drawn from the ids
+    used here and the rest from the field types."""
+    rs = get_ruleset(rules)
+    out = []
+    for cls in rs.handlers():
+        if cls in core._GENERIC:
+            continue
+        ids = {f.name: st.sampled_from(IDS) for f in msgspec.structs.fields(cls) if f.name in ID_FIELDS}
+        out.append(st.builds(cls, **ids))
+    return out
 
 
 def moves(rules: str) -> st.SearchStrategy[list[Any]]:
     extra = st.sampled_from(("undo", "undo", "undo", "redo", "redo", "reopen", "save_as"))
     step = st.one_of(commands(rules), commands(rules), extra)
     opening = st.lists(
-        st.builds(C.AddCombatant, name=st.just("Anvil"), stats=st.just(STATS[rules]), count=st.integers(1, 3)),
+        st.builds(C.AddCombatant, name=st.just("Anvil"), stats=st.just(stats_of(rules)), count=st.integers(1, 3)),
         min_size=1, max_size=3,
     ).map(lambda adds: [*adds, C.StartFight()])
     rest = st.lists(step, min_size=10, max_size=50)

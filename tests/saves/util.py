@@ -7,21 +7,32 @@ import random
 from pathlib import Path
 from typing import Any
 
-from engine import RuleError, new_fight
+from engine import RuleError, get_ruleset, new_fight, ruleset_ids
 from engine import commands as C
 from engine.history import History
 from saves.session import Session
 
 SOAK = os.environ.get("FRACAS_SOAK", "") not in ("", "0")
 
-# stats each ruleset needs to be interesting (keys the rulesets read; unknown keys are kept as given)
+# stats the bundled rulesets need to be interesting (keys they read; unknown keys are kept as given);
+# a ruleset not named here gets its own stat specs' defaults (stats_of)
 STATS: dict[str, tuple[tuple[str, int], ...]] = {
     "d20": (("hp", 20), ("ac", 14), ("dex", 14)),
     "cosmere": (("hp", 18), ("focus", 3), ("investiture", 2), ("phy", 13)),
     "ninephase": (("hp", 14), ("grit", 5)),
     "warhammer": (("wounds", 12), ("ws", 40), ("ag", 35), ("i", 38), ("t", 40), ("fortune", 2)),
 }
-RULESETS = tuple(STATS)
+# every ruleset registered when the tests are collected: one registered before then (a plugin,
+# `pytest -p tests.fifth.plugin`) is covered too
+RULESETS = ruleset_ids()
+
+
+def stats_of(rules: str) -> tuple[tuple[str, int], ...]:
+    """The stats to add combatants with: the table above, else the ruleset's own stats at their defaults."""
+    known = STATS.get(rules)
+    if known is None:
+        known = tuple((s.key, s.default) for s in get_ruleset(rules).stats)
+    return known
 
 
 def node_view(history: History) -> list[tuple[Any, ...]]:
@@ -49,7 +60,7 @@ def random_move(rng: random.Random, history: History, rules: str) -> Any:
     r = rng.random()
     if len(f.combatants) < 3 or r < 0.05:
         side = rng.choice(("party", "enemy"))
-        return C.AddCombatant(name=rng.choice(("Goblin", "Hero", "Wolf")), side=side, stats=STATS[rules],
+        return C.AddCombatant(name=rng.choice(("Goblin", "Hero", "Wolf")), side=side, stats=stats_of(rules),
                               count=rng.choice((1, 1, 2)))
     if not f.started:
         return C.StartFight()
