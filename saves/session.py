@@ -346,7 +346,8 @@ class Session:
         for folder in folders:
             for name in names:
                 target = folder / name
-                if target.exists() or target.is_symlink():
+                # never the name of the file just lost: the notice must name a file the GM has not seen go
+                if target.exists() or target.is_symlink() or target.name == old.name:
                     continue
                 try:
                     fd = journal.atomic_write(target, copy[0], overwrite=False, keep_locked=True)
