@@ -108,7 +108,7 @@ class Channel(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="ch
 class ActivitySpec(
     msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="activity_spec", forbid_unknown_fields=True
 ):
-    """Nine-phase: one entry of the fight's activity catalog (see engine/rules/ninephase_catalog.py).
+    """Nine-phase: one entry of the fight's activity catalog (see engine/rules/ninephase/catalog.py).
 
     phase: the earliest phase (the locked phase with `lock`); None = any phase. weapon: the earliest
     phase is the Speed Factor of the weapon used, given when the activity is performed.

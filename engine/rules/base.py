@@ -1,3 +1,0 @@
-"""Old path kept until tui/ and saves/ import the new one (issue 12)."""
-
-from engine.ruleset import *  # noqa: F401,F403
