@@ -58,7 +58,11 @@ def save_label(info: SaveInfo) -> Text:
         return t
     title = REGISTRY[info.ruleset].title if info.ruleset in REGISTRY else clean(info.ruleset)
     t.append(f"  {title}", style="dim")
-    if info.ended:
+    if not info.known:
+        # the list reads only the header: a file whose list facts are missing (copied, written by
+        # an older Fracas) shows its round once opened
+        t.append(" · round ?", style="dim")
+    elif info.ended:
         t.append(f" · over in round {info.round}", style="dim")
     elif info.started:
         t.append(f" · round {info.round}", style="dim")

@@ -43,12 +43,16 @@ async def test_two_channels_of_one_name(tmp_path: Path) -> None:
             await pilot.press("u")
             assert isinstance(app.screen, ActivityDialog)
             labels = [str(o.prompt) for o in app.screen.query_one("#activities")._options]  # type: ignore[attr-defined]
-            assert labels.count("Stop the channel: Hex") == 2
+            # each says the phase it began in, so the GM can tell them apart
+            assert labels.count("Stop the channel: Hex (begun in phase 8)") == 1
+            assert labels.count("Stop the channel: Hex (begun in phase 1)") == 1
             await pilot.press("escape")
             assert isinstance(app.screen, MainScreen)
-        # stopping one of them: the engine's own answer (a refusal line, or the stop), never a crash
-        await pilot.press("u", *["down"] * len(K.catalog(s.state)), "enter")
-        assert isinstance(app.screen, (ActivityDialog, MainScreen))
+        # stopping the second (begun again this round) leaves the one run on from last round
+        await pilot.press("u", *["down"] * (len(K.catalog(s.state)) + 1), "enter")
+        assert isinstance(app.screen, MainScreen), dialog_error(pilot)
+        live = [ch.start for ch in of(s, "Orc Shaman").channels if ch.status == ""]
+        assert live == [-1]  # phase 8 of last round
 
 
 def with_catalog(s: Session, *specs: ActivitySpec) -> Session:

@@ -47,16 +47,20 @@ class ActivityDialog(Dialog):
         f = self.fight
         opts = []
         # option ids are positions, never names: two entries (or two channels) of one name are possible
-        self._picks: dict[str, str] = {}  # option id -> "cat:<name>" / "stop:<activity>" / "adhoc"
+        self._picks: dict[str, str] = {}  # option id -> "cat:<name>" / "stop:<channel index>" / "adhoc"
         for i, a in enumerate(K.catalog(f)):
             t = literal(a.name, "bold")
             t.append(f"  {K.spec_text(a)}", style="dim")
             opts.append(Option(t, id=f"cat-{i}"))
             self._picks[f"cat-{i}"] = f"cat:{a.name}"
+        live = [ch.activity for ch in self.target.channels if getattr(ch, "status", "") == ""]
         for i, ch in enumerate(self.target.channels):
             if getattr(ch, "status", "") == "":
-                opts.append(Option(Text("Stop the channel: ") + literal(ch.activity), id=f"stop-{i}"))
-                self._picks[f"stop-{i}"] = f"stop:{ch.activity}"
+                label = Text("Stop the channel: ") + literal(ch.activity)
+                if live.count(ch.activity) > 1:  # one ran on from last round: say which is which
+                    label.append(f" (begun in phase {_begun(ch)})", style="dim")
+                opts.append(Option(label, id=f"stop-{i}"))
+                self._picks[f"stop-{i}"] = f"stop:{i}"
         opts.append(Option(Text("Another activity (fill in below)"), id="adhoc"))
         self._picks["adhoc"] = "adhoc"
         yield OptionList(*opts, id="activities")
@@ -116,7 +120,7 @@ class ActivityDialog(Dialog):
         self.action_submit()
 
     def _picked_id(self) -> str:
-        """What the highlighted option stands for: "cat:<name>", "stop:<activity>", "adhoc" or ""."""
+        """What the highlighted option stands for: "cat:<name>", "stop:<channel index>", "adhoc" or ""."""
         opt = self.query_one("#activities", OptionList).highlighted_option
         return self._picks.get(opt.id or "", "") if opt is not None else ""
 
@@ -159,7 +163,9 @@ class ActivityDialog(Dialog):
             resource, amount = self._resource()
             return K.DoActivity(self.who, oid[4:], speed, resource, amount)
         if oid.startswith("stop:"):
-            return K.StopChannel(self.who, oid[5:])
+            ch = self.target.channels[int(oid[5:])]
+            twins = [x for x in self.target.channels if x.status == "" and x.activity == ch.activity]
+            return K.StopChannel(self.who, ch.activity, start=_begun(ch) if len(twins) > 1 else None)
         name = self.value("name").strip()
         if not name:
             raise FormError("Name the activity.")
@@ -195,3 +201,8 @@ class ActivityDialog(Dialog):
             )
             return [K.DefineActivity(spec), K.DoActivity(self.who, name, resource=resource, amount=amount)]
         return cmd
+
+
+def _begun(ch: Any) -> int:
+    """The phase (1-9) a channel began in; one carried from last round counts back from phase 1."""
+    return int(ch.start) if ch.start >= 1 else int(ch.start) + 9
