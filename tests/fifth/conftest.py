@@ -2,9 +2,11 @@
 
 - The app slice is registered once, when this file is loaded, and stays: tui/main.py builds the main
   screen's key bindings and action methods from the registered slices when it is first imported, so a
-  slice registered later would have no key. pytest loads this file while collecting tests/fifth,
-  before any test runs, and nothing collected before it imports tui.main (checked below: if that
-  changes, collection stops with the reason rather than a pilot test failing without its key). The
+  slice registered later would have no key. pytest loads this file before collecting when tests/fifth
+  (or a file in it) is named on the command line, and in a whole-suite run while collecting tests/fifth,
+  before any test runs: only tests/cli and tests/engine are collected before it, and neither imports
+  tui.main (checked below: if that changes, collection stops with the reason rather than a pilot test
+  failing without its key). The
   slice only adds its own row to the action table; no other ruleset offers it, and the start screen
   lists only rulesets the engine knows.
 - The engine ruleset is registered for each test here, and taken out again after it, so tests
