@@ -6,6 +6,7 @@ A demo is always played on a fresh copy, so the bundled files are never written 
 from __future__ import annotations
 
 from importlib import resources
+from importlib.resources.abc import Traversable
 
 import msgspec
 
@@ -23,10 +24,20 @@ NAMES = {
 }
 
 
+def _demo_file(rules: str) -> Traversable:
+    return resources.files("saves").joinpath("demos", f"{rules}.jsonl")
+
+
+def has_demo(rules: str) -> bool:
+    """Whether Fracas bundles a demo for this ruleset (one registered from elsewhere may have none)."""
+    return rules in REGISTRY and _demo_file(rules).is_file()
+
+
 def demo_commands(rules: str) -> list[Command]:
-    if rules not in REGISTRY:
-        raise RuleError(f"No demo for '{rules}'. Known: {', '.join(sorted(REGISTRY))}.")
-    text = resources.files("saves").joinpath("demos", f"{rules}.jsonl").read_bytes()
+    if not has_demo(rules):
+        known = ", ".join(sorted(r for r in REGISTRY if has_demo(r)))
+        raise RuleError(f"No demo for '{rules}'. Demos: {known}.")
+    text = _demo_file(rules).read_bytes()
     dec = msgspec.json.Decoder(command_union())
     return [dec.decode(line) for line in text.splitlines() if line.strip()]
 

@@ -118,9 +118,12 @@ class StartScreen(Screen[None]):
                     yield Input(placeholder="Name of the fight", id="fight-name", compact=True)
                     yield Button("Create", id="create", variant="primary", compact=True)
             yield Static(Text("Demo fights (a fresh copy each time)"), classes="section")
+            from saves.demo import has_demo
+
             demos = [
                 Option(Text(f"{rs.title}: ") + Text(self._demo_name(rid), style="dim"), id=rid)
                 for rid, rs in self._playable()
+                if has_demo(rid)  # a ruleset registered from elsewhere may bring no demo
             ]
             yield OptionList(*demos, id="demos")
             yield Static(Text("tab moves between the lists · ctrl+q quits"), classes="hint")

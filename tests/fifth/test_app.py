@@ -111,3 +111,21 @@ async def test_play_quit_and_reopen(tmp_path: Path) -> None:
         assert isinstance(back.history.nodes[1].command, C.AddCombatant)
     finally:
         back.close()
+
+
+@sync
+async def test_the_start_screen_offers_it_a_new_fight_but_no_demo_it_does_not_have(tmp_path: Path) -> None:
+    from saves.demo import has_demo
+    from tui.app import make_app
+    from tui.start import StartScreen
+
+    assert not has_demo(ID) and all(has_demo(r) for r in ("d20", "cosmere", "ninephase", "warhammer"))
+    app = make_app(start_screen=True, config_path=tmp_path / "config.toml")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, StartScreen)
+        rules = app.screen.query_one("#rules")
+        demos = app.screen.query_one("#demos")
+        assert ID in [rules.get_option_at_index(i).id for i in range(rules.option_count)]  # type: ignore[attr-defined]
+        assert ID not in [demos.get_option_at_index(i).id for i in range(demos.option_count)]  # type: ignore[attr-defined]
