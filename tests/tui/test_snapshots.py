@@ -78,3 +78,11 @@ async def _wait_for_list(pilot) -> None:  # type: ignore[no-untyped-def]
     # the saves folder is listed in a worker: wait for it before the picture is taken
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
+
+
+def test_every_bundled_ruleset_has_its_snapshots() -> None:
+    # a ruleset bundled in engine/rules/<id>/ must show its main screen here at both sizes
+    from engine import REGISTRY
+
+    bundled = {rid for rid, rs in REGISTRY.items() if type(rs).__module__.startswith("engine.rules.")}
+    assert set(FIGHTS) == bundled
