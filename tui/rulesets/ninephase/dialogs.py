@@ -155,7 +155,6 @@ class ActivityDialog(Dialog):
 
     def build(self) -> Command | list[Command]:
         from engine.rules.ninephase import catalog as K
-        from engine.state import ActivitySpec
 
         oid = self._picked_id()
         if oid.startswith("cat:"):
@@ -187,18 +186,7 @@ class ActivityDialog(Dialog):
             across_rounds=self.checked("across_rounds"),
         )
         if self.checked("keep"):
-            spec = ActivitySpec(
-                name,
-                cost=cmd.cost,
-                phase=earliest,
-                lock=cmd.lock,
-                master=cmd.master,
-                reaction=cmd.reaction,
-                channel=cmd.channel,
-                uninterruptible=cmd.uninterruptible,
-                repeatable=cmd.repeatable,
-                across_rounds=cmd.across_rounds,
-            )
+            spec = K.as_spec(cmd)  # the same entry the engine makes of an ad-hoc activity
             return [K.DefineActivity(spec), K.DoActivity(self.who, name, resource=resource, amount=amount)]
         return cmd
 
