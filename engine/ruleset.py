@@ -62,9 +62,13 @@ class EconomyItem(msgspec.Struct, frozen=True, gc=False):
     """One part of a combatant's action economy or turn status, ready to display.
 
     The tracker row shows `mark` (or pips `count` of `total` when `total` is set and `mark` is
-    empty), bright when `state` is "available"; the sheet shows `name` and `detail`; the compact
-    line (`describe_economy`, the log) joins the `text`s with spaces (a text starting with "+"
-    is written against the one before). `row` / `sheet` say whether the item belongs there now."""
+    empty), bright when `state` is "available" (a mark whose text starts with "+" takes the gap
+    before it in its own style); the sheet shows `name` in the header style and `detail` bright
+    when available, dim when spent or barred (a barred item's detail says so and why: "barred
+    (Confused)"; `plain`: a count shown unstyled); an item with no `name` is a heading, one with no
+    `detail` a flag. The compact line (`describe_economy`, the log) joins the `text`s with spaces (a
+    text starting with "+" is written against the one before). `row` / `sheet` say whether the item
+    belongs there now."""
 
     key: str  # stable: "action", "bonus", "move", "reaction", "speed", "master", ...
     label: str  # short: "A", "Bonus", "M", "R"
@@ -79,6 +83,7 @@ class EconomyItem(msgspec.Struct, frozen=True, gc=False):
     total: int = 0
     row: bool = True
     sheet: bool = True
+    plain: bool = False  # the sheet shows the detail unstyled while not barred (a count: "2 of 3 left")
 
 
 def join_economy(items: tuple[EconomyItem, ...]) -> str:

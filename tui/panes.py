@@ -70,10 +70,38 @@ def _pool_line(p: Pool, label: str, st: Styles) -> Text:
     return t
 
 
-def yes_line(t: Text, label: str, ok: bool, st: Styles, free: str = "available", spent: str = "used") -> None:
-    t.append(f"{label} ", style=st["header"])
-    t.append(free if ok else spent, style=st["good"] if ok else st["dim"])
-    t.append("   ")
+def economy_lines(f: Fight, rs: Ruleset, c: Combatant, st: Styles = PLAIN) -> Text:
+    """Every ruleset's economy on the sheet, from the engine's items (Ruleset.economy_items), the
+    ones the tracker cell and the log's line are made of: each `name` in the header style, its
+    `detail` bright (good) while available, dim when spent, dim when barred (the detail says it is
+    barred and why: "Reaction barred (Confused)"); a `plain` detail (a count) unstyled unless barred.
+    An item with no name shows its detail alone ("Fast turn", "Not its turn", "Bonus parries 1"):
+    bright while available, a warning when it has a why, dim otherwise; one with no detail is a flag
+    ("Dodging"), bright while available."""
+    t = Text(end="")
+    for item in rs.economy_items(f, c.id):
+        if not item.sheet:
+            continue
+        live = item.state == "available"
+        if item.name and not item.detail:
+            t.append_text(literal(item.name + "   ", st["pip"] if live else st["dim"]))
+            continue
+        if item.name:
+            t.append_text(literal(item.name + " ", st["header"]))
+        if item.state == "barred" or not live and not item.plain:
+            role = "dim"
+        elif item.plain:
+            role = ""
+        elif not item.name:
+            role = "warn" if item.why else "pip"
+        else:
+            role = "good"
+        # a heading's gap is part of it (not a barred one's); a named item's value stands alone
+        joined = not item.name and item.state != "barred"
+        t.append_text(literal(item.detail + "   " if joined else item.detail, st[role] if role else ""))
+        if not joined:
+            t.append("   ")
+    return t
 
 
 def economy_text(f: Fight, rs: Ruleset, c: Combatant, st: Styles = PLAIN) -> Text:

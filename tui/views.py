@@ -157,19 +157,25 @@ def resource_cell(key: str) -> Callable[[Fight, Combatant, Styles], Text]:
 
 
 def economy_cell(f: Fight, c: Combatant, st: Styles) -> Text:
-    """The turn's economy from the engine's own items (Ruleset.economy_items): each item's mark,
-    bright while it is available, or its pips; so what is left is worked out once, in the engine."""
+    """Every ruleset's tracker turn cell, from the engine's own items (Ruleset.economy_items): each
+    item's mark, bright while it is available and dim when spent or barred, or its pips; so what is
+    left, and what may not be used now, is worked out once, in the engine. An item written against
+    the one before in the compact line ("+P1") takes the gap before it in its own style."""
     from engine import get_ruleset
 
     t = Text(end="")
     for item in get_ruleset(f.ruleset).economy_items(f, c.id):
         if not item.row:
             continue
-        if t.cell_len:
-            t.append(" ")
+        gap = " " if t.cell_len else ""
         if item.mark:
+            if gap and item.text.startswith("+"):
+                t.append_text(flag(gap + item.mark, item.state == "available", st))
+                continue
+            t.append(gap)
             t.append_text(flag(item.mark, item.state == "available", st))
         else:
+            t.append(gap)
             t.append_text(pips(item.count, item.total, st))
     return t
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from engine import History, RuleError, apply, get_ruleset, new_fight, ruleset_ids
 from engine import commands as C
-from engine.rules.d20.combat import down_and_out, incapacitated, reactions_barred_by
+from engine.rules.d20.combat import Ready, down_and_out, incapacitated, reactions_barred_by
 from engine.ruleset import ActionInfo, EconomyItem, join_economy
 from engine.state import Fight
 from tests.engine.support import add, cid, play, setup
@@ -248,3 +248,57 @@ def test_items_are_plain_frozen_data():
         assert msgspec.json.decode(msgspec.json.encode(item), type=EconomyItem) == item
         with pytest.raises(AttributeError):
             item.value = "x"  # type: ignore[misc]
+
+
+def test_d20_barred_items_say_why_on_the_sheet():
+    """Incapacitated on its own turn: the action, bonus action and move are barred, and their sheet
+    text says so; down and out, the reaction is barred (down)."""
+    f = setup("d20", add("Kal", "pc", "party", dex=18), add("Orc", dex=1))
+    f, _ = play(f, C.StartFight(initiative=((cid(f, "Kal"), (15,)), (cid(f, "Orc"), (2,)))))
+    kal, orc = cid(f, "Kal"), cid(f, "Orc")
+    f, _ = play(f, C.AddCondition(kal, "Stunned"))
+    items = items_of(f, kal)
+    for key in ("action", "bonus", "move", "reaction"):
+        assert (items[key].state, items[key].detail) == ("barred", "barred (Stunned)"), items[key]
+    assert items["move"].why == "Stunned: cannot move" and items["action"].why == "Stunned: no actions"
+    f, _ = play(f, C.Damage(orc, 1000))
+    r = items_of(f, orc)["reaction"]
+    assert (r.state, r.detail, r.why) == ("barred", "barred (down)", "Down at 0 hit points: does nothing")
+
+
+def test_d20_readied_action_is_shown_as_typed():
+    f = setup("d20", add("Kal", "pc", "party", dex=18), add("Orc", dex=1))
+    f, _ = play(f, C.StartFight(initiative=((cid(f, "Kal"), (15,)), (cid(f, "Orc"), (2,)))))
+    kal = cid(f, "Kal")
+    f, _ = play(f, Ready(kal, "Attack", "when the orc comes"))
+    ready = items_of(f, kal)["ready"]
+    assert f.get(kal).economy.ready and "the orc comes" in ready.detail
+    assert (ready.name, ready.detail, ready.plain, ready.row) == ("Readied:", f.get(kal).economy.ready, True, False)
+
+
+def test_ninephase_barred_items_say_one_turn_a_phase_on_the_sheet():
+    f = setup("ninephase", add("Ann", "pc", "party"), add("Bob"))
+    f, _ = play(f, C.StartFight())
+    ann, bob = cid(f, "Ann"), cid(f, "Bob")
+    items = items_of(f, ann)
+    assert (items["reaction"].detail, items["master"].detail) == ("available", "available")
+    assert items["action"].plain and not items["reaction"].plain
+    f, _ = play(f, C.Activity(ann, "Strike", cost=1))
+    items = items_of(f, ann)
+    assert items["reaction"].detail == items["master"].detail == "barred (one turn a phase)"
+    assert items["action"].plain and items["action"].detail == "2 of 3 left this round"
+    f, _ = play(f, C.Damage(bob, 1000), C.NextTurn())
+    items = items_of(f, bob)
+    assert items["reaction"].state == "barred" and items["reaction"].detail == "barred (down)"
+
+
+def test_warhammer_bonus_parries_and_cosmere_counts_are_plain_counts():
+    f = setup("warhammer", C.AddCombatant("Ann", kind="pc", side="party", flags=("shield",)), add("Orc"))
+    f, _ = play(f, C.StartFight())
+    p = items_of(f, cid(f, "Ann"))["parries"]
+    assert (p.name, p.detail, p.plain, p.text, p.mark) == ("", "Bonus parries 1", True, "+P1", "P1")
+    assert items_of(f, cid(f, "Ann"))["reaction"].plain
+    f = setup("cosmere", add("Kal", "pc", "party"), add("Brute"))
+    f, _ = play(f, C.StartFight())
+    f, _ = play(f, C.StartTurn(cid(f, "Kal"), "fast"))
+    assert items_of(f, cid(f, "Kal"))["action"].plain

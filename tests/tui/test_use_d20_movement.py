@@ -12,8 +12,7 @@ from engine.rules.d20.combat import movement_left
 from saves.session import Session
 from tests.tui.support import app_on, cid, demo_session, dialog_error, main_screen, pane_text, select, sync, type_text
 from tui.dialogs import Choice, UseDialog
-from tui.rulesets.d20 import econ_cell
-from tui.views import PLAIN, ROLES
+from tui.views import PLAIN, ROLES, economy_cell
 
 WHAT = {
     "move": 2,
@@ -91,7 +90,7 @@ def test_the_tracker_m_is_dim_only_when_no_movement_is_left() -> None:
     st = {r: Style() for r in ROLES} | {"pip": Style(bold=True), "dim": Style(dim=True)}
 
     def m_style() -> Style:
-        t = econ_cell(s.state, s.state.get(who), st)
+        t = economy_cell(s.state, s.state.get(who), st)
         at = t.plain.index("M")
         return next(sp.style for sp in t.spans if sp.start <= at < sp.end)  # type: ignore[return-value]
 
@@ -103,7 +102,7 @@ def test_the_tracker_m_is_dim_only_when_no_movement_is_left() -> None:
     assert m_style() == st["pip"]  # part of the move taken: feet are left
     s.apply(C.UseAction(who, "move"))
     assert m_style() == st["dim"]
-    assert econ_cell(s.state, s.state.get(who), PLAIN).plain == "A B M R"
+    assert economy_cell(s.state, s.state.get(who), PLAIN).plain == "A B M R"
 
 
 @sync

@@ -110,8 +110,11 @@ class RulesetUI:
         raise NotImplementedError(f"the {self.id} slice has no tracker rows")
 
     def economy_text(self, f: Fight, rs: Ruleset, c: Combatant, st: Styles) -> Text:
-        """What the combatant may still do this turn, for the sheet."""
-        return Text(rs.describe_economy(c), end="")
+        """What the combatant may still do this turn, for the sheet: the engine's economy items, drawn
+        by the one renderer every bundled ruleset uses (panes.economy_lines)."""
+        from tui.panes import economy_lines  # the panes build on the slices' registry
+
+        return economy_lines(f, rs, c, st)
 
     def used_label(self, f: Fight, c: Combatant) -> str:
         # the list is cleared when its turn begins; off its turn it is what it spent since then

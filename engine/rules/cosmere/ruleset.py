@@ -441,7 +441,7 @@ class Cosmere(Ruleset):
             st: EconomyState = "available" if e.actions > 0 else "spent"
             act = EconomyItem(
                 "action", "A", f"{e.actions} of {total}", st, "", "Actions", f"{e.actions} of {total} left",
-                f"A{e.actions}", "", e.actions, total,
+                f"A{e.actions}", "", e.actions, total, plain=True,
             )
         elif e.done:
             taken = "Turn taken this round"

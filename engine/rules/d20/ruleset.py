@@ -390,6 +390,8 @@ class D20(Ruleset):
         held = next((n for n in ("Unconscious", "Stunned") if c.has(n)), "")
         bar = gone or (f"{held}: cannot move" if held else (f"{slow}: speed 0" if speed <= 0 else ""))
         st, why = state(left > 0, bar)
+        if st == "barred" and not off:
+            detail = f"barred ({'down' if gone else held})"
         full = max(0, speed) * (1 + dashes)
         out.append(EconomyItem("move", "M", f"{left} ft", st, why, "Move", detail, text, "M", left, full, sheet=mine))
         st, why = state(e.gambit > 0)
@@ -412,7 +414,9 @@ class D20(Ruleset):
         if e.dodging:
             out.append(EconomyItem("dodging", "Dodge", "dodging", "available", "", "Dodging", "", row=False))
         if e.ready:
-            out.append(EconomyItem("ready", "Ready", e.ready, "available", "", "Readied:", e.ready, row=False))
+            out.append(
+                EconomyItem("ready", "Ready", e.ready, "available", "", "Readied:", e.ready, row=False, plain=True)
+            )
         return tuple(out)
 
     def rules_actions(self, f: Fight) -> tuple[ActionInfo, ...]:

@@ -391,22 +391,27 @@ class NinePhase(Ruleset):
         e = c.economy
         # down, or its one turn of this phase taken: nothing more this phase, though not spent
         bar = self.phase_refusal(f, c) if f is not None and f.started and not f.ended else ""
+        # the sheet's short why (the count of actions is dimmed beside it): down, or its one turn taken
+        barred = f"barred ({'down' if f is not None and self.out(f, c) else 'one turn a phase'})"
 
         def state(left: bool) -> EconomyState:
             return "spent" if not left else ("barred" if bar else "available")
+
+        def detail(left: bool, text: str) -> str:
+            return text if state(left) != "barred" else barred
 
         a, r, m = e.actions > 0, e.reactions > 0, not e.master
         return (
             EconomyItem(
                 "action", "A", f"{e.actions} of {ACTIONS}", state(a), bar if a else "", "Actions",
-                f"{e.actions} of {ACTIONS} left this round", f"A{e.actions}", "", e.actions, ACTIONS,
+                f"{e.actions} of {ACTIONS} left this round", f"A{e.actions}", "", e.actions, ACTIONS, plain=True,
             ),
             EconomyItem(
-                "reaction", "R", str(e.reactions), state(r), bar if r else "", "Reaction", yes_no(r),
+                "reaction", "R", str(e.reactions), state(r), bar if r else "", "Reaction", detail(r, yes_no(r)),
                 f"R{e.reactions}", "R", e.reactions,
             ),
             EconomyItem(
-                "master", "M", yes_no(m), state(m), bar if m else "", "Master Action", yes_no(m),
+                "master", "M", yes_no(m), state(m), bar if m else "", "Master Action", detail(m, yes_no(m)),
                 "M" if m else "m", "M",
             ),
         )

@@ -390,18 +390,18 @@ class Warhammer(Ruleset):
             ),
             EconomyItem(
                 "reaction", "R", str(e.reactions), "available" if e.reactions > 0 else "spent", "", "Reactions",
-                str(e.reactions), f"R{e.reactions}", f"R{e.reactions}", e.reactions,
+                str(e.reactions), f"R{e.reactions}", f"R{e.reactions}", e.reactions, plain=True,
             ),
         ]
         if e.parries:
             out.append(
-                EconomyItem("parries", "P", str(e.parries), "available", "", "Bonus parries", str(e.parries),
-                            f"+P{e.parries}", f"P{e.parries}", e.parries)
+                EconomyItem("parries", "P", str(e.parries), "available", "", "", f"Bonus parries {e.parries}",
+                            f"+P{e.parries}", f"P{e.parries}", e.parries, plain=True)
             )
         if e.defensive:
             out.append(
-                EconomyItem("defensive", "D", str(e.defensive), "available", "", "Defensive", str(e.defensive),
-                            f"+D{e.defensive}", f"D{e.defensive}", e.defensive)
+                EconomyItem("defensive", "D", str(e.defensive), "available", "", "", f"Defensive {e.defensive}",
+                            f"+D{e.defensive}", f"D{e.defensive}", e.defensive, plain=True)
             )
         return tuple(out)
 

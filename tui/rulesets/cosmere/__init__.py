@@ -1,5 +1,5 @@
-"""Cosmere's app slice: its tracker (grouped by the four phases of fast and slow turns), its sheet's
-turn line, its actions and its form hints. Its dialogs are in tui/rulesets/cosmere/dialogs.py."""
+"""Cosmere's app slice: its tracker (grouped by the four phases of fast and slow turns), its actions
+and its form hints. Its dialogs are in tui/rulesets/cosmere/dialogs.py."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from rich.text import Text
 
 from engine.ruleset import Ruleset
 from engine.state import Combatant, Fight
-from tui.panes import yes_line
 from tui.rulesets.base import Action, RulesetUI, register
 from tui.text import span
 from tui.views import (
@@ -154,25 +153,6 @@ class CosmereUI(RulesetUI):
                     )
                 )
         return out
-
-    def economy_text(self, f: Fight, rs: Ruleset, c: Combatant, st: Styles) -> Text:
-        e = c.economy
-        t = Text(end="")
-        speed = {"fast": "Fast turn", "slow": "Slow turn"}.get(e.speed, "Undecided (fast or slow)")
-        t.append(speed + "   ", style=st["pip"] if e.speed else st["warn"])
-        if f.current == c.id:
-            total = 2 if e.speed == "fast" else 3
-            t.append("Actions ", style=st["header"])
-            t.append(f"{e.actions} of {total} left   ")
-        elif e.done:
-            t.append("Turn taken this round   ", style=st["dim"])
-        if e.reactions <= 0 and c.has("Surprised"):
-            # never had one: a Surprised combatant gets its first reaction when its first turn begins
-            t.append("Reaction ", style=st["header"])
-            t.append("none yet (Surprised)   ", style=st["dim"])
-        else:
-            yes_line(t, "Reaction", e.reactions > 0, st)
-        return t
 
 
 register(CosmereUI())

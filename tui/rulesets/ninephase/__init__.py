@@ -9,7 +9,6 @@ from rich.text import Text
 from engine.rules.ninephase.board import board, for_rounds, for_time, rest_of_round
 from engine.ruleset import Ruleset
 from engine.state import Combatant, Duration, Fight
-from tui.panes import yes_line
 from tui.rulesets.base import Action, RulesetUI, register
 from tui.text import clean, fit, literal, span
 from tui.views import (
@@ -18,26 +17,15 @@ from tui.views import (
     Styles,
     cached_row,
     combatant_row,
-    flag,
+    economy_cell,
     header_row,
     layout,
     name_cell,
     phase_word,
-    pips,
     pool_text,
 )
 
 DIALOGS = "tui.rulesets.ninephase.dialogs"
-
-
-def econ_cell(f: Fight, c: Combatant, st: Styles) -> Text:
-    e = c.economy
-    t = pips(e.actions, 3, st)
-    t.append(" ")
-    t.append_text(flag("R", e.reactions > 0, st))
-    t.append(" ")
-    t.append_text(flag("M", not e.master, st))
-    return t
 
 
 BOARD_MARK = {
@@ -170,7 +158,7 @@ class NinePhaseUI(RulesetUI):
             Column("Name", 0, name_cell),
             Column("HP", 7, lambda f, c, st: pool_text(c.pool("hp"), st)),
             Column("Grit", 7, lambda f, c, st: pool_text(c.pool("grit"), st)),
-            Column("Acts", 7, econ_cell),
+            Column("Acts", 7, economy_cell),
         ]
         fixed = sum(col.width + 1 for col in cols if col.width) + 2
         cell_w = max(3, min(9, (width - fixed - 12) // 9 - (1 if width >= 130 else 2)))
@@ -196,15 +184,6 @@ class NinePhaseUI(RulesetUI):
             out.append(cached_row(f, c, st, width, actors, (f.round, f.phase), lambda c=c: build(c)))
         out.extend(channel_lines(f, width, st))
         return out
-
-    def economy_text(self, f: Fight, rs: Ruleset, c: Combatant, st: Styles) -> Text:
-        e = c.economy
-        t = Text(end="")
-        t.append("Actions ", style=st["header"])
-        t.append(f"{e.actions} of 3 left this round   ")
-        yes_line(t, "Reaction", e.reactions > 0, st)
-        yes_line(t, "Master Action", not e.master, st)
-        return t
 
     def used_label(self, f: Fight, c: Combatant) -> str:
         return "Used this round: "  # the list is cleared when the round begins

@@ -1,39 +1,22 @@
-"""Warhammer's app slice: its tracker row, its sheet's turn line, its actions and its form hints. Its
+"""Warhammer's app slice: its tracker row, its actions and its form hints. Its
 dialogs are in tui/rulesets/warhammer/dialogs.py."""
 
 from __future__ import annotations
 
-from rich.text import Text
-
 from engine import get_ruleset
 from engine.ruleset import Ruleset
 from engine.state import Combatant, Fight
-from tui.panes import yes_line
 from tui.rulesets.base import Action, RulesetUI, register
-from tui.views import Column, Row, Styles, flag, health_cell, init_cell, list_rows, name_cell, resource_cell
+from tui.views import Column, Row, Styles, economy_cell, health_cell, init_cell, list_rows, name_cell, resource_cell
 
 DIALOGS = "tui.rulesets.warhammer.dialogs"
-
-
-def econ_cell(f: Fight, c: Combatant, st: Styles) -> Text:
-    # the engine's economy items give the same marks (views.economy_cell), but the bonus parries and
-    # defensive marks carry their leading space in the pip style, which the snapshots keep
-    e = c.economy
-    t = flag("A", f.current == c.id and e.actions > 0, st)
-    t.append(" ")
-    t.append_text(flag(f"R{e.reactions}", e.reactions > 0, st))
-    if e.parries:
-        t.append_text(flag(f" P{e.parries}", True, st))
-    if e.defensive:
-        t.append_text(flag(f" D{e.defensive}", True, st))
-    return t
 
 
 COLUMNS = [
     Column("SL", 4, init_cell, right=True),
     Column("Name", 0, name_cell),
     Column("Wounds", 8, health_cell),
-    Column("Acts", 9, econ_cell),
+    Column("Acts", 9, economy_cell),
     Column("Fort", 5, resource_cell("fortune")),
 ]
 
@@ -100,19 +83,6 @@ class WarhammerUI(RulesetUI):
 
     def tracker_rows(self, f: Fight, rs: Ruleset, width: int, st: Styles) -> list[Row]:
         return list_rows(f, rs, COLUMNS, width, st)
-
-    def economy_text(self, f: Fight, rs: Ruleset, c: Combatant, st: Styles) -> Text:
-        e = c.economy
-        t = Text(end="")
-        if f.current == c.id:
-            yes_line(t, "Action", e.actions > 0, st)
-        t.append("Reactions ", style=st["header"])
-        t.append(f"{e.reactions}   ")
-        if e.parries:
-            t.append(f"Bonus parries {e.parries}   ")
-        if e.defensive:
-            t.append(f"Defensive {e.defensive}   ")
-        return t
 
 
 register(WarhammerUI())
