@@ -13,7 +13,7 @@ and commits. Imported on first use, like the other dialogs.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.text import Text
 from textual import on
@@ -32,9 +32,6 @@ from tui.dialogs import (
     row,
     table_rolls,
 )
-
-if TYPE_CHECKING:
-    pass
 
 
 def pct(p: Fraction) -> str:
