@@ -453,6 +453,10 @@ def _note(rs: Ruleset, f: Fight, cmd: C.Note, ev: Events) -> Fight:
 SETTINGS = {
     "roll_pc": ("app", "table"),
     "roll_npc": ("app", "table"),
+    # the players' view (fracas view / serve): how enemies' health shows, and whether the rolls the GM
+    # makes for enemies reach its public log. The first value is the default.
+    "view_health": ("band", "numbers", "none"),
+    "view_rolls": ("private", "public"),
 }
 
 

@@ -388,3 +388,11 @@ def test_durations_are_stored_with_only_what_they_mean():
     assert f.combatants[0].conditions[0].duration == Duration()
     f, _ = play(f, C.AddCondition("c1", "Blinded", duration=Duration("turn_end", "c1", 2, round=9, phase=3)))
     assert f.combatants[0].conditions[1].duration == Duration("turn_end", "c1", 2)
+
+
+def test_view_settings_take_only_their_values() -> None:
+    f = new_fight("d20")
+    f, _ = play(f, C.Setting("view_health", "numbers"), C.Setting("view_rolls", "public"))
+    assert f.setting("view_health") == "numbers" and f.setting("view_rolls") == "public"
+    with pytest.raises(RuleError, match="view_health takes band or numbers or none"):
+        apply(f, C.Setting("view_health", "exact"))
