@@ -208,6 +208,23 @@ def row(label: str, *widgets: Widget, id: str | None = None) -> Horizontal:
     return Horizontal(Static(Text(label), classes="label"), *widgets, classes="row", id=id)
 
 
+def _label_of(widget: Widget) -> Static | None:
+    """The label a field sits beside: the nearest `.label` before it in its row or grid (or before
+    the box holding it, one level up), None for a widget without one (buttons, lists)."""
+    node: Widget | None = widget
+    for _ in range(2):
+        if node is None or not isinstance(node.parent, Widget):
+            return None
+        siblings = list(node.parent.children)
+        for sib in reversed(siblings[: siblings.index(node)]):
+            if isinstance(sib, Static) and sib.has_class("label"):
+                return sib
+        if node.parent.has_class("row") or isinstance(node.parent, Grid):
+            return None
+        node = node.parent
+    return None
+
+
 def field(value: str = "", placeholder: str = "", *, id: str, number: bool = False) -> Input:
     # a number field takes any text and is checked on apply (parse_int): a typo like "1O" is refused
     # with a message, where an integer-only field would silently drop the letter and keep "1"
@@ -243,6 +260,8 @@ class Dialog(ModalScreen[None]):
     Dialog #fields { height: auto; max-height: 70vh; margin-top: 1; }
     Dialog .row { height: auto; min-height: 1; }
     Dialog .label { width: 24; height: 1; color: $text-muted; }
+    Dialog .label.-focus { color: $text; text-style: bold reverse; }
+    Dialog #buttons Button:focus { text-style: bold reverse; }
     Dialog .wide-label { height: auto; color: $text-muted; }
     Dialog Input { width: 1fr; }
     Dialog Checkbox { width: auto; height: 1; border: none; padding: 0; }
@@ -338,6 +357,27 @@ class Dialog(ModalScreen[None]):
                 yield Button(self.OK, id="ok", variant="primary", compact=True)
                 yield Button("Cancel", id="cancel", compact=True)
             yield Static(Text(self.HINT), id="hint")
+
+    # --- where am I: the focused field's label is marked with FOCUS_MARK and reversed, so the field
+    # the next keys go to is plain in every theme and without colour (a text cursor alone is not)
+    FOCUS_MARK = "▸ "
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self._mark_label(_label_of(event.widget))
+
+    def _mark_label(self, label: Static | None) -> None:
+        old = getattr(self, "_marked", None)
+        if old is not None and old[0] is not label:
+            old[0].remove_class("-focus")
+            old[0].update(old[1])
+            self._marked = None
+        if label is None or (old is not None and old[0] is label):
+            return
+        content = label.content
+        text = content if isinstance(content, Text) else Text(str(content))
+        self._marked = (label, content)
+        label.add_class("-focus")
+        label.update(Text(self.FOCUS_MARK) + text)
 
     def on_screen_resume(self) -> None:
         # focus is placed by now: keys typed while the dialog was opening come in
@@ -859,7 +899,7 @@ class EditDialog(_CombatantForm):
 class StartDialog(Dialog):
     OK = "Start"
     ANNOUNCE = False  # the tracker and header show the new round at once
-    HINT = "enter: start · tab: to the fields · space: tick · esc: cancel"
+    HINT = "enter: start · tab: next field · space: tick · esc: cancel"
 
     def heading(self) -> Text:
         ui = self.ui
@@ -903,6 +943,12 @@ class StartDialog(Dialog):
         )
         if first is not None:
             self.query_one(f"#init-{first}", Input).focus()
+            return
+        # otherwise the first field, so tab walks down the list as it is on screen (starting on the
+        # Start button sent the first tab to Cancel); enter still starts from any field
+        fields = self.query("#fields Input, #fields Tick")
+        if fields:
+            fields.first().focus()
         else:
             self.query_one("#ok", Button).focus()
 

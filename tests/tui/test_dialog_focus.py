@@ -1,0 +1,70 @@
+"""Where am I in a dialog (issue 14, item 1): the focused field's label carries a mark that needs no
+colour, the mark follows tab, and the start dialog opens on its first field so tab walks the list."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Static
+
+from tests.tui.support import app_on, demo_session, sync
+from tui.dialogs import Dialog, StartDialog
+
+
+def marked(dialog: Dialog) -> list[str]:
+    out = []
+    for label in dialog.query(".label").results(Static):
+        text = str(label.content)
+        if label.has_class("-focus"):
+            assert text.startswith(Dialog.FOCUS_MARK), text
+            out.append(text[len(Dialog.FOCUS_MARK) :])
+        else:
+            assert not text.startswith(Dialog.FOCUS_MARK), text  # one mark, on the focused field only
+    return out
+
+
+@sync
+async def test_the_focused_field_is_marked_and_the_mark_follows_tab(tmp_path: Path) -> None:
+    s = demo_session("d20", start=True)
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("w")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, Dialog)
+        first = marked(dialog)
+        assert first == ["Target"]  # the attack dialog opens on the target
+        await pilot.press("tab")
+        await pilot.pause()
+        assert marked(dialog) == ["What"]
+        await pilot.press("shift+tab", "shift+tab")
+        await pilot.pause()
+        assert marked(dialog) == ["Attacker"]
+        # on a button no label is marked
+        for _ in range(40):
+            await pilot.press("tab")
+            await pilot.pause()
+            if app.focused is not None and app.focused.id == "ok":
+                break
+        assert app.focused is not None and app.focused.id == "ok"
+        assert marked(dialog) == []
+
+
+@sync
+async def test_the_start_dialog_opens_on_its_first_field_and_tab_goes_down_the_list(tmp_path: Path) -> None:
+    s = demo_session("d20")
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, StartDialog)
+        names = [c.name for c in s.state.combatants]
+        assert marked(dialog) == [names[0]]
+        await pilot.press("tab", "tab")  # the surprise box, then the die of the same row, then the next row
+        await pilot.pause()
+        assert marked(dialog) == [names[1]]
+        assert app.focused is not None and app.focused.id != "cancel"
+        await pilot.press("enter")  # enter from a field still starts the fight
+        await pilot.pause()
+        assert s.state.started
