@@ -231,7 +231,7 @@ OTHER_KEYS: dict[str, tuple[str, str]] = {
     "dialog_submit": ("dialog", "ctrl+s"),
     "dialog_enter": ("dialog", "enter"),
     "choice_previous": ("choice", "left"),
-    "choice_next": ("choice", "right,space"),
+    "choice_next": ("choice", "right"),
     "tick": ("tick", "space"),
     "catalog_down": ("dialog", "down"),
     "catalog_up": ("dialog", "up"),

@@ -131,7 +131,10 @@ def send(app: FracasApp, cmd: Command, *, announce: bool = False) -> None:
 
 
 class Choice(Widget, can_focus=True):
-    """One line, one value of a few: left/right (or space, or a click) to change it."""
+    """One line, one value of a few: left/right (or a click) to change it. Typing picks the first
+    option whose label starts with what was typed, and shows what was typed beside it (a "no match"
+    when nothing fits, leaving the value as it was): text meant for another field never changes a
+    choice unseen. Space is left alone for the same reason (it used to step the choice)."""
 
     DEFAULT_CSS = """
     Choice { width: 1fr; height: 1; background: $boost; padding: 0 1; }
@@ -139,9 +142,10 @@ class Choice(Widget, can_focus=True):
     """
     BINDINGS = [
         Binding("left", "move(-1)", "Previous", show=False, id="choice_previous"),
-        Binding("right,space", "move(1)", "Next", show=False, id="choice_next"),
+        Binding("right", "move(1)", "Next", show=False, id="choice_next"),
     ]
     index: reactive[int] = reactive(0)
+    typed: reactive[str] = reactive("")  # what was typed to search the options ("" = not searching)
 
     class Changed(Message):
         def __init__(self, choice: Choice) -> None:
@@ -176,11 +180,40 @@ class Choice(Widget, can_focus=True):
         t.append(" ▶")
         if len(self.options) > 2:
             t.append(f"  {self.index + 1}/{len(self.options)}", style="dim")
+        if self.typed:
+            found = self._match(self.typed) is not None
+            t.append(f"  typed: {self.typed}" if found else f"  no match: {self.typed}", style="bold")
         return t
 
     def action_move(self, delta: int) -> None:
+        self.typed = ""
         if self.options:
             self.index = (self.index + delta) % len(self.options)
+
+    def _match(self, typed: str) -> int | None:
+        low = typed.casefold()
+        for i, (label, _) in enumerate(self.options):
+            if (label.plain if isinstance(label, Text) else label).casefold().startswith(low):
+                return i
+        return None
+
+    def on_key(self, event: events.Key) -> None:
+        ch = event.character
+        if event.key == "backspace" and self.typed:
+            self.typed = self.typed[:-1]
+        elif ch is not None and len(ch) == 1 and ch.isprintable() and not (ch == " " and not self.typed):
+            self.typed += ch
+        else:
+            return
+        event.stop()
+        event.prevent_default()
+        i = self._match(self.typed) if self.typed else None
+        if i is not None:
+            self.index = i
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.typed = ""
 
     def watch_index(self) -> None:
         self.post_message(self.Changed(self))

@@ -8,7 +8,7 @@ from pathlib import Path
 from textual.widgets import Static
 
 from tests.tui.support import app_on, demo_session, sync
-from tui.dialogs import Dialog, StartDialog
+from tui.dialogs import Choice, Dialog, StartDialog
 
 
 def marked(dialog: Dialog) -> list[str]:
@@ -68,3 +68,32 @@ async def test_the_start_dialog_opens_on_its_first_field_and_tab_goes_down_the_l
         await pilot.press("enter")  # enter from a field still starts the fight
         await pilot.pause()
         assert s.state.started
+
+
+@sync
+async def test_typing_into_a_choice_searches_visibly_and_never_steps_it_unseen(tmp_path: Path) -> None:
+    s = demo_session("d20", start=True)
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("w")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, Dialog)
+        what = dialog.query_one("#what", Choice)
+        what.focus()
+        await pilot.pause()
+        await pilot.press("space")  # space used to step a choice: now it leaves it alone
+        assert what.value == "attack"
+        await pilot.press("g", "r")
+        await pilot.pause()
+        assert what.value == "grapple" and "typed: gr" in str(what.render())
+        await pilot.press("z")  # nothing starts with "grz": the value stays, and the line says so
+        await pilot.pause()
+        assert what.value == "grapple" and "no match: grz" in str(what.render())
+        await pilot.press("backspace", "backspace", "backspace", "s", "h", "o", "v", "e", "space", "p")
+        await pilot.pause()
+        assert what.value == "prone"
+        assert "typed: shove p" in str(what.render())
+        await pilot.press("right")  # the arrows still step it, and end the search
+        await pilot.pause()
+        assert "typed" not in str(what.render())
