@@ -179,6 +179,12 @@ class StartScreen(Screen[None]):
         ol = self.query_one("#saves", OptionList)
         ol.clear_options()
         self._infos = infos
+        if (problem or not infos) and (self.focused is None or self.focused is ol):
+            # nothing to open: the arrows go to the next list on screen, a new fight's rulesets, at
+            # once (on the empty list they did nothing until a tab)
+            self.query_one("#rules", OptionList).focus()
+        elif self.focused is None:
+            ol.focus()
         if problem:
             ol.add_option(Option(literal(problem), id="none", disabled=True))
         elif not infos:

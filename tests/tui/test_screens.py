@@ -179,3 +179,27 @@ async def test_the_mouse_works_too(tmp_path: Path) -> None:
         await pilot.click("#ok")
         await pilot.pause()
         assert of(s, "Bandit 3").hp == 9
+
+
+@sync
+async def test_start_screen_with_no_saves_takes_the_arrows_at_once(tmp_path: Path) -> None:
+    folder = Path(os.environ["FRACAS_DATA_DIR"])
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob("*.fracas"):
+        old.unlink()
+    app = make_app(start_screen=True, config_path=tmp_path / "config.toml")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, StartScreen)
+        rules = app.screen.query_one("#rules")
+        assert app.focused is rules
+        await pilot.press("down", "enter")  # the second ruleset, then its name field
+        await pilot.pause()
+        picked = rules.get_option_at_index(1).id
+        await type_text(pilot, "Quick one")
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, MainScreen)
+        assert app.session is not None and app.session.state.ruleset == picked
