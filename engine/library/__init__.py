@@ -1,0 +1,67 @@
+"""The content layer: statblocks per ruleset, the bundled starter bestiaries, search, importers.
+
+Pure (engine and msgspec only). See docs/library.md for the API the app builds on.
+"""
+
+from __future__ import annotations
+
+import engine.rules  # noqa: F401 - the rulesets register first: a kind needs its ruleset
+from engine.library import cosmere, d20, ninephase, warhammer  # noqa: F401 - each registers its kind
+from engine.library.base import (
+    HP_MODES,
+    KINDS,
+    HpMode,
+    LibraryError,
+    Statblock,
+    StatblockKind,
+    attack_command,
+    attack_fields,
+    attack_label,
+    attacks,
+    decode_entries,
+    decode_entry,
+    find_attack,
+    from_combatant,
+    get_kind,
+    kind_ids,
+    kind_of,
+    parse_toml,
+    register_kind,
+    roll_health,
+    starter,
+    to_add,
+    to_table,
+    toml_document,
+    validate,
+)
+from engine.library.search import Entry, search
+
+__all__ = [
+    "HP_MODES",
+    "KINDS",
+    "Entry",
+    "HpMode",
+    "LibraryError",
+    "Statblock",
+    "StatblockKind",
+    "attack_command",
+    "attack_fields",
+    "attack_label",
+    "attacks",
+    "decode_entries",
+    "decode_entry",
+    "find_attack",
+    "from_combatant",
+    "get_kind",
+    "kind_ids",
+    "kind_of",
+    "parse_toml",
+    "register_kind",
+    "roll_health",
+    "search",
+    "starter",
+    "to_add",
+    "to_table",
+    "toml_document",
+    "validate",
+]

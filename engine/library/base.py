@@ -1,0 +1,369 @@
+"""Statblocks: a creature's stats, defenses, health and attacks as data, one struct type per ruleset.
+
+A ruleset's statblock is a frozen msgspec struct (tagged by the ruleset id under `rules`, so one could
+join a saved union later) plus a `StatblockKind` that knows how it becomes the engine's commands:
+`AddCombatant` for the fight, and the fields of the ruleset's own attack command for each attack.
+Kinds are registered by ruleset id (`register_kind`); a ruleset living elsewhere registers its own.
+
+Pure: no file I/O here. The bundled bestiaries are package data read through importlib.resources;
+the user's library on disk lives in saves/library.py.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from importlib import resources
+from typing import Any, ClassVar, Literal
+
+import msgspec
+
+from engine.commands import AddCombatant, Command
+from engine.dice import Rng, parse, roll
+from engine.errors import RuleError
+from engine.limits import LINE, NAME, TEXT, WORD
+from engine.ruleset import get_ruleset
+from engine.state import Combatant, Kind, Side
+from engine.text import check_line, check_multiline, shown
+
+HpMode = Literal["fixed", "rolled"]
+HP_MODES: tuple[str, ...] = ("fixed", "rolled")
+MAX_COUNT = 50  # the engine adds at most 50 at once
+MAX_ENTRIES = 20_000  # a bestiary larger than this is not a bestiary
+
+
+class LibraryError(RuleError):
+    """A bad statblock or bestiary: one line naming the file (or source) and the entry."""
+
+
+class Statblock(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, forbid_unknown_fields=True,
+                tag_field="rules"):
+    """What every ruleset's statblock has. `type` is what the GM searches by besides the name
+    ("humanoid", "beast", "undead"); `source` says where the entry came from (a file it was
+    imported from), shown by `library show`."""
+
+    name: str
+    type: str = ""
+    kind: Kind = "npc"
+    side: Side = "enemy"
+    flags: tuple[str, ...] = ()
+    note: str = ""
+    source: str = ""
+
+
+class StatblockKind(ABC):
+    """How one ruleset's statblocks turn into engine commands. Subclass once per ruleset."""
+
+    ruleset: ClassVar[str] = ""
+    struct: ClassVar[type[Statblock]] = Statblock
+    health_field: ClassVar[str] = "hp"  # the statblock field that holds the health number
+    dice_field: ClassVar[str] = "hp_dice"  # the field that holds its dice ("2d6+2"); "" = none
+    health_key: ClassVar[str] = "hp"  # the stats key the ruleset reads health from
+
+    @abstractmethod
+    def stats(self, sb: Any) -> tuple[tuple[str, int], ...]:
+        """The AddCombatant stats tuple, in the ruleset's keys (health given as `health`)."""
+
+    def add_fields(self, sb: Any) -> dict[str, Any]:
+        """AddCombatant fields besides name, count and stats (resist, vulnerable, flags, note)."""
+        return {"kind": sb.kind, "side": sb.side, "flags": tuple(sb.flags), "note": sb.note}
+
+    @abstractmethod
+    def attacks(self, sb: Any) -> tuple[Any, ...]:
+        """The statblock's attacks (activities in nine-phase), in the order the dialog offers them."""
+
+    @abstractmethod
+    def attack_command(self, sb: Any) -> type[Command]:
+        """The engine command an attack of this statblock fills in."""
+
+    @abstractmethod
+    def attack_fields(self, sb: Any, attack: Any) -> dict[str, Any]:
+        """The values of the attack command's fields this attack gives (never who or target)."""
+
+    @abstractmethod
+    def attack_label(self, sb: Any, attack: Any) -> str:
+        """One line for a pick list: "Scimitar +4, 1d6+2 slashing"."""
+
+    @abstractmethod
+    def from_combatant(self, c: Combatant) -> Statblock:
+        """A statblock holding what a combatant's stats say (no attacks: the engine keeps none)."""
+
+    def check(self, sb: Any) -> None:
+        """Rules the struct's types cannot say (dice that parse, one-line names); raises RuleError."""
+        return None  # a kind whose struct says it all checks nothing more
+
+    def health(self, sb: Any) -> int:
+        return int(getattr(sb, self.health_field))
+
+    def health_dice(self, sb: Any) -> str:
+        return str(getattr(sb, self.dice_field, "")) if self.dice_field else ""
+
+
+KINDS: dict[str, StatblockKind] = {}
+
+
+def register_kind(kind: StatblockKind) -> StatblockKind:
+    """Make `kind` the statblock kind of its ruleset (the ruleset must be registered already)."""
+    get_ruleset(kind.ruleset)
+    known = KINDS.get(kind.ruleset)
+    if known is not None and type(known) is not type(kind):
+        raise ValueError(f"Ruleset {kind.ruleset!r} already has the statblock kind {type(known).__name__}.")
+    KINDS[kind.ruleset] = kind
+    return kind
+
+
+def get_kind(rid: str) -> StatblockKind:
+    try:
+        return KINDS[rid]
+    except KeyError:
+        known = ", ".join(sorted(KINDS)) or "none"
+        raise LibraryError(f"No statblocks for the ruleset {shown(rid)} (rulesets with statblocks: {known}).") from None
+
+
+def kind_of(sb: Statblock) -> StatblockKind:
+    for kind in KINDS.values():
+        if type(sb) is kind.struct:
+            return kind
+    raise LibraryError(f"{type(sb).__name__} is not a registered statblock type.")
+
+
+def kind_ids() -> tuple[str, ...]:
+    return tuple(KINDS)
+
+
+# --- checks shared by the kinds ------------------------------------------------------------------
+
+
+def check_name(text: str, what: str = "name") -> str:
+    if not text.strip():
+        raise RuleError(f"A {what} cannot be empty.")
+    return check_line(text, what, NAME)
+
+
+def check_word(text: str, what: str) -> str:
+    return check_line(text, what, WORD)
+
+
+def check_dice(text: str, what: str) -> str:
+    """A dice expression the engine can roll ("" allowed: no dice)."""
+    if text:
+        check_line(text, what, LINE)
+        try:
+            parse(text)
+        except RuleError as exc:
+            raise RuleError(f"{what} {shown(text)}: {exc}") from None
+    return text
+
+
+def check_common(sb: Statblock) -> None:
+    check_name(sb.name)
+    check_line(sb.type, "type", NAME)
+    check_line(sb.source, "source", LINE)
+    check_multiline(sb.note, "note", TEXT)
+    if len(sb.flags) > 50:
+        raise RuleError("At most 50 flags.")
+    for flag in sb.flags:
+        if not flag.strip():
+            raise RuleError("A flag cannot be empty.")
+        check_word(flag, "flag")
+
+
+def validate(sb: Statblock) -> Statblock:
+    """The statblock if the engine would take it (names, dice, stats in the ruleset's bounds)."""
+    kind = kind_of(sb)
+    check_common(sb)
+    kind.check(sb)
+    check_dice(kind.health_dice(sb), "health dice")
+    get_ruleset(kind.ruleset).full_stats(kind.stats(sb))  # the ruleset's own bounds for every stat
+    for attack in kind.attacks(sb):
+        check_name(attack.name, "attack name")
+    return sb
+
+
+# --- reading and writing entries -----------------------------------------------------------------
+
+
+def decode_entry(rid: str, data: object) -> Statblock:
+    """One entry (a TOML table, a dict) as the ruleset's statblock, validated; RuleError if not."""
+    kind = get_kind(rid)
+    if isinstance(data, Mapping) and data.get("rules", rid) != rid:
+        raise RuleError(f"it is a {shown(data.get('rules'))} statblock, not a {rid} one")
+    try:
+        sb = msgspec.convert(data, kind.struct)
+    except msgspec.ValidationError as exc:
+        raise RuleError(" ".join(str(exc).split())) from None
+    return validate(sb)
+
+
+def entry_label(i: int, data: object) -> str:
+    name = data.get("name") if isinstance(data, Mapping) else None
+    return f"entry {i + 1}" + (f" ({shown(name)})" if isinstance(name, str) and name else "")
+
+
+def decode_entries(rid: str, entries: object, source: str) -> tuple[Statblock, ...]:
+    """A bestiary's entries, every one validated: LibraryError naming the source and the entry."""
+    if not isinstance(entries, Sequence) or isinstance(entries, str | bytes):
+        raise LibraryError(f"{source}: expected a list of creatures ([[creature]] tables)")
+    if len(entries) > MAX_ENTRIES:
+        raise LibraryError(f"{source}: more than {MAX_ENTRIES} entries")
+    out = []
+    seen: set[str] = set()
+    for i, data in enumerate(entries):
+        try:
+            sb = decode_entry(rid, data)
+        except RuleError as exc:
+            raise LibraryError(f"{source}: {entry_label(i, data)}: {exc}") from None
+        key = sb.name.casefold()
+        if key in seen:
+            raise LibraryError(f"{source}: {entry_label(i, data)}: a second entry of that name")
+        seen.add(key)
+        out.append(sb)
+    return tuple(out)
+
+
+def parse_toml(rid: str, text: str, source: str) -> tuple[Statblock, ...]:
+    """A bestiary file's text: `[[creature]]` tables of the ruleset's statblock fields."""
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise LibraryError(f"{source}: not valid TOML: {' '.join(str(exc).split())}") from None
+    unknown = sorted(set(doc) - {"creature", "rules"})
+    if unknown:
+        raise LibraryError(f"{source}: unknown top-level key {shown(unknown[0])} (expected [[creature]] tables)")
+    if doc.get("rules", rid) != rid:
+        raise LibraryError(f"{source}: this bestiary is for {shown(doc.get('rules'))}, not {rid}")
+    return decode_entries(rid, doc.get("creature", []), source)
+
+
+def to_table(sb: Statblock) -> dict[str, Any]:
+    """A statblock as a TOML table (defaults left out, no ruleset tag: the file names the ruleset)."""
+    data = msgspec.to_builtins(sb)
+    data.pop("rules", None)
+    return _no_none(data)
+
+
+def _no_none(value: Any) -> Any:
+    # TOML has no null: a None is a default left out
+    if isinstance(value, dict):
+        return {k: _no_none(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list | tuple):
+        return [_no_none(v) for v in value]
+    return value
+
+
+def toml_document(rid: str, statblocks: Iterable[Statblock]) -> dict[str, Any]:
+    """What `tomli_w.dumps` writes for a bestiary file."""
+    return {"rules": rid, "creature": [to_table(sb) for sb in statblocks]}
+
+
+_STARTER: dict[str, tuple[Statblock, ...]] = {}
+
+
+def starter(rid: str) -> tuple[Statblock, ...]:
+    """The bestiary bundled with Fracas for a ruleset (empty when there is none), read once."""
+    hit = _STARTER.get(rid)
+    if hit is not None:
+        return hit
+    get_kind(rid)
+    res = resources.files("engine.library").joinpath("bestiary", f"{rid}.toml")
+    text = res.read_text(encoding="utf-8") if res.is_file() else ""
+    entries = parse_toml(rid, text, f"starter bestiary {rid}.toml") if text else ()
+    _STARTER[rid] = entries
+    return entries
+
+
+# --- into the fight --------------------------------------------------------------------------------
+
+
+def roll_health(sb: Statblock, rng: Rng) -> tuple[int, Rng]:
+    """Health rolled from the statblock's dice (at least 1), or its number when it has no dice."""
+    kind = kind_of(sb)
+    dice = kind.health_dice(sb)
+    if not dice:
+        return kind.health(sb), rng
+    r, rng = roll(dice, rng)
+    return max(1, r.total), rng
+
+
+def _with_health(kind: StatblockKind, sb: Statblock, value: int) -> tuple[tuple[str, int], ...]:
+    stats = kind.stats(sb)
+    key = kind.health_key
+    return tuple((k, value if k == key else v) for k, v in stats)
+
+
+def to_add(
+    sb: Statblock,
+    count: int = 1,
+    hp_mode: HpMode = "fixed",
+    rng: Rng | None = None,
+    existing: Iterable[str] = (),
+) -> tuple[tuple[AddCombatant, ...], Rng]:
+    """The AddCombatant command(s) that put `count` copies of `sb` in a fight, and the random source
+    after any health rolls.
+
+    fixed: one command with `count` (the engine numbers them "Goblin 1", "Goblin 2", ...).
+    rolled: one command per copy, each with its own health rolled from the dice, named with the
+    number the engine would give (carrying on after the names in `existing`, the fight's current
+    combatant names). Pass an `rng` the fight does not reuse (its dice are not the fight's: the
+    rolled values go into the commands, so a replayed journal gets the same numbers)."""
+    kind = kind_of(sb)
+    if not 1 <= count <= MAX_COUNT:
+        raise RuleError(f"Add between 1 and {MAX_COUNT} combatants at once.")
+    if hp_mode not in HP_MODES:
+        raise RuleError(f"Health is 'fixed' or 'rolled', not {shown(hp_mode)}.")
+    rng = rng if rng is not None else Rng()
+    fields = kind.add_fields(sb)
+    if hp_mode == "fixed" or not kind.health_dice(sb):
+        return (AddCombatant(name=sb.name, stats=kind.stats(sb), count=count, **fields),), rng
+    base = sb.name.strip()
+    first = 1 + max((_number_after(n, base) for n in existing), default=0)
+    out = []
+    for i in range(count):
+        value, rng = roll_health(sb, rng)
+        name = f"{base} {first + i}" if count > 1 else base
+        out.append(AddCombatant(name=name, stats=_with_health(kind, sb, value), **fields))
+    return tuple(out), rng
+
+
+def _number_after(label: str, name: str) -> int:
+    prefix = name + " "
+    rest = label[len(prefix) :]
+    return int(rest) if label.startswith(prefix) and rest.isdigit() and rest.isascii() else 0
+
+
+def attacks(sb: Statblock) -> tuple[Any, ...]:
+    return kind_of(sb).attacks(sb)
+
+
+def find_attack(sb: Statblock, name: str) -> Any:
+    """The statblock's attack of that name (case-insensitive), or a RuleError listing them."""
+    low = name.strip().casefold()
+    options = attacks(sb)
+    for a in options:
+        if a.name.casefold() == low:
+            return a
+    names = ", ".join(a.name for a in options) or "none"
+    raise RuleError(f"{sb.name} has no attack {shown(name)} (its attacks: {names}).")
+
+
+def attack_fields(sb: Statblock, attack: Any) -> dict[str, Any]:
+    """The attack command's field values for this attack (the app adds who and target)."""
+    return kind_of(sb).attack_fields(sb, attack)
+
+
+def attack_command(sb: Statblock) -> type[Command]:
+    return kind_of(sb).attack_command(sb)
+
+
+def attack_label(sb: Statblock, attack: Any) -> str:
+    return kind_of(sb).attack_label(sb, attack)
+
+
+def from_combatant(rid: str, c: Combatant) -> Statblock:
+    """A statblock from a combatant's stats (for "save to library"), validated."""
+    return validate(get_kind(rid).from_combatant(c))
+
+
+def signed(n: int) -> str:
+    return f"{n:+d}"

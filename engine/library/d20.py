@@ -1,0 +1,208 @@
+"""d20 statblocks: abilities, AC, hit points (number and dice), speed, initiative, saves, damage
+resistances, and attacks (bonus, reach or range, damage parts, a rider) that fill `d20_attack`."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+from engine.commands import Command
+from engine.errors import RuleError
+from engine.library.base import (
+    Statblock,
+    StatblockKind,
+    check_dice,
+    check_name,
+    check_word,
+    register_kind,
+    signed,
+)
+from engine.limits import LINE
+from engine.rules.d20 import combat as X
+from engine.state import Combatant
+from engine.text import check_line
+
+Score = Annotated[int, msgspec.Meta(ge=1, le=40)]
+Bonus = Annotated[int, msgspec.Meta(ge=-20, le=40)]
+ABILITY_KEYS = tuple(X.ABILITIES)  # str dex con int wis cha
+
+
+class Abilities(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_fields=True):
+    str: Score = 10
+    dex: Score = 10
+    con: Score = 10
+    int: Score = 10
+    wis: Score = 10
+    cha: Score = 10
+
+
+class Saves(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_fields=True):
+    """Save bonuses the creature has beyond its ability modifier (None: the modifier alone)."""
+
+    str: Bonus | None = None
+    dex: Bonus | None = None
+    con: Bonus | None = None
+    int: Bonus | None = None
+    wis: Bonus | None = None
+    cha: Bonus | None = None
+
+
+class DamagePart(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_fields=True):
+    dice: str  # "1d6+2", or a flat number "3"
+    type: str = ""
+
+
+class D20Attack(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, forbid_unknown_fields=True):
+    """One attack. `reach` in feet for a melee attack; `range` "normal/long" in feet for a ranged one.
+    The first damage part is the one the engine's attack rolls (its type meets resistances); further
+    parts of another type come back as `extra` in attack_fields, to deal as their own Damage."""
+
+    name: str
+    bonus: Bonus = 0
+    kind: Literal["melee", "ranged"] = "melee"
+    reach: Annotated[int, msgspec.Meta(ge=0, le=1000)] = 5
+    range: str = ""
+    damage: tuple[DamagePart, ...] = ()
+    rider: str = ""  # what else a hit does, as the GM reads it ("DC 11 Con save or Poisoned")
+
+
+class D20Statblock(Statblock, frozen=True, kw_only=True, tag="d20"):
+    hp: Annotated[int, msgspec.Meta(ge=0, le=9999)]
+    hp_dice: str = ""
+    ac: Annotated[int, msgspec.Meta(ge=0, le=60)] = 10
+    abilities: Abilities = Abilities()
+    speed: Annotated[int, msgspec.Meta(ge=0, le=500)] = 30
+    init: Bonus = 0  # initiative bonus beyond the Dexterity modifier
+    prof: Annotated[int, msgspec.Meta(ge=0, le=10)] = 2
+    saves: Saves = Saves()
+    gambit: Annotated[int, msgspec.Meta(ge=0, le=99)] = 0
+    resist: tuple[str, ...] = ()
+    vulnerable: tuple[str, ...] = ()
+    immune: tuple[str, ...] = ()
+    attacks: tuple[D20Attack, ...] = ()
+
+
+def mod(score: int) -> int:
+    return (score - 10) // 2
+
+
+def damage_text(parts: tuple[DamagePart, ...]) -> str:
+    return " + ".join(f"{p.dice} {p.type}".strip() for p in parts) or "no damage"
+
+
+class D20Kind(StatblockKind):
+    ruleset = "d20"
+    struct = D20Statblock
+
+    def stats(self, sb: Any) -> tuple[tuple[str, int], ...]:
+        a: Abilities = sb.abilities
+        out: list[tuple[str, int]] = [
+            ("hp", sb.hp),
+            ("ac", sb.ac),
+            ("speed", sb.speed),
+            ("init", sb.init),
+            ("prof", sb.prof),
+        ]
+        out += [(k, getattr(a, k)) for k in ABILITY_KEYS]
+        for k in ABILITY_KEYS:
+            given = getattr(sb.saves, k)
+            # the engine reads `<ability>_save`; con_save is always set (concentration saves use it)
+            if given is not None or k == "con":
+                out.append((f"{k}_save", given if given is not None else mod(getattr(a, k))))
+        if sb.gambit:
+            out.append(("gambit", sb.gambit))
+        return tuple(out)
+
+    def add_fields(self, sb: Any) -> dict[str, Any]:
+        fields = super().add_fields(sb)
+        fields["resist"] = tuple(sb.resist)
+        fields["vulnerable"] = tuple(sb.vulnerable)
+        if sb.immune:
+            # the engine has resistance and vulnerability only: immunity is shown to the GM in the note
+            line = "Immune: " + ", ".join(sb.immune) + "."
+            fields["note"] = f"{sb.note}\n{line}" if sb.note else line
+        return fields
+
+    def attacks(self, sb: Any) -> tuple[Any, ...]:
+        return tuple(sb.attacks)
+
+    def attack_command(self, sb: Any) -> type[Command]:
+        return X.D20Attack
+
+    def attack_fields(self, sb: Any, attack: Any) -> dict[str, Any]:
+        """bonus, damage (dice of the first part, and of later parts of the same or no type), type,
+        kind, label; `extra`: ((dice, type), ...) of parts of other types, dealt on a hit by the app."""
+        a: D20Attack = attack
+        main: list[str] = []
+        extra: list[tuple[str, str]] = []
+        typ = a.damage[0].type if a.damage else ""
+        for i, part in enumerate(a.damage):
+            if i == 0 or part.type.casefold() in ("", typ.casefold()):
+                main.append(part.dice)
+            else:
+                extra.append((part.dice, part.type))
+        fields: dict[str, Any] = {
+            "bonus": a.bonus,
+            "damage": "+".join(d.replace(" ", "") for d in main),
+            "type": typ,
+            "kind": a.kind,
+            "label": a.name,
+        }
+        if extra:
+            fields["extra"] = tuple(extra)
+        return fields
+
+    def attack_label(self, sb: Any, attack: Any) -> str:
+        a: D20Attack = attack
+        where = f"range {a.range} ft" if a.kind == "ranged" and a.range else f"reach {a.reach} ft"
+        text = f"{a.name} {signed(a.bonus)}, {damage_text(a.damage)} ({where})"
+        return f"{text}; {a.rider}" if a.rider else text
+
+    def check(self, sb: Any) -> None:
+        for field in ("resist", "vulnerable", "immune"):
+            for word in getattr(sb, field):
+                check_word(word, "damage type")
+        for a in sb.attacks:
+            check_name(a.name, "attack name")
+            check_line(a.rider, "rider", LINE)
+            if a.range and not _range_ok(a.range):
+                raise RuleError(f"{a.name}: a range is feet, or normal/long feet (80/320), not {a.range!r}.")
+            for part in a.damage:
+                if not part.dice:
+                    raise RuleError(f"{a.name}: a damage part needs its dice.")
+                check_dice(part.dice, f"{a.name}'s damage")
+                check_word(part.type, "damage type")
+
+    def from_combatant(self, c: Combatant) -> Statblock:
+        s = dict(c.stats)
+        hp = c.health[0].max if c.health else s.get("hp", 10)
+        abilities = Abilities(**{k: s.get(k, 10) for k in ABILITY_KEYS})
+        # a save equal to the plain modifier is no save proficiency: left out
+        given = {k: s[f"{k}_save"] for k in ABILITY_KEYS if f"{k}_save" in s}
+        saves = Saves(**{k: v for k, v in given.items() if v != mod(s.get(k, 10))})
+        return D20Statblock(
+            name=c.name,
+            kind=c.kind,
+            side=c.side,
+            hp=hp,
+            ac=s.get("ac", 10),
+            abilities=abilities,
+            speed=s.get("speed", 30),
+            init=s.get("init", 0),
+            prof=s.get("prof", 2),
+            saves=saves,
+            gambit=s.get("gambit", 0),
+            resist=c.resist,
+            vulnerable=c.vulnerable,
+            flags=c.flags,
+            note=c.note,
+        )
+
+
+def _range_ok(text: str) -> bool:
+    parts = text.split("/")
+    return len(parts) <= 2 and all(p.strip().isdigit() for p in parts)
+
+
+KIND = register_kind(D20Kind())
