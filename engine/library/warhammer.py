@@ -147,10 +147,10 @@ class WarhammerKind(StatblockKind):
     def attack_label(self, sb: Any, attack: Any) -> str:
         w: Weapon = attack
         skill = getattr(sb.characteristics, w.skill)
-        dmg = f"+SB{signed(w.damage)}" if w.sb else f"{w.damage}"
         where = f"{w.range} yd" if w.kind != "melee" and w.range else (w.reach or "")
         quals = ", ".join(w.qualities)
-        bits = [f"{w.name} {w.skill.upper()} {skill}", f"damage {weapon_damage(sb, w)} ({dmg})"]
+        dmg = f"damage {weapon_damage(sb, w)}" + (f" (+SB{signed(w.damage)})" if w.sb else "")
+        bits = [f"{w.name} {w.skill.upper()} {skill}", dmg]
         bits += [x for x in (where, quals) if x]
         return ", ".join(bits)
 
