@@ -29,6 +29,7 @@ from tui.dialogs import (
     Dialog,
     FormError,
     combatant_options,
+    picker_order,
     row,
     table_rolls,
 )
@@ -128,8 +129,10 @@ class AttackBase(Dialog):
     def prefilled(self) -> None:
         """After the fields were filled (no Changed messages were sent for them)."""
 
-    def _targets(self) -> list[tuple[str | Text, str]]:
-        return combatant_options(self.fight)
+    def _targets(self, attacker: str | None = None) -> list[tuple[str | Text, str]]:
+        """Everyone but the attacker (no one is its own target), standing first, then the downed."""
+        me = self.who if attacker is None else attacker
+        return combatant_options(self.fight, exclude=(me,), standing_first=True)
 
     def default_target(self) -> str:
         """The combatant selected in the tracker; else the first one standing on another side than the
@@ -137,7 +140,7 @@ class AttackBase(Dialog):
         if self.preset:
             return self.preset
         me = self.fight.find(self.who)
-        others = [c for c in self.fight.combatants if c.id != self.who]
+        others = [c for c in picker_order(self.fight) if c.id != self.who]
         if me is not None:
             foe = next((c for c in others if c.side != me.side and not c.down), None)
             if foe is not None:
@@ -147,7 +150,7 @@ class AttackBase(Dialog):
     def attacker_row(self) -> Horizontal:
         """The acting combatant by default; another one for a reaction (an opportunity attack,
         a Reactive Strike)."""
-        return row("Attacker", Choice(combatant_options(self.fight), self.who, id="attacker"))
+        return row("Attacker", Choice(combatant_options(self.fight, standing_first=True), self.who, id="attacker"))
 
     @property
     def attacker(self) -> str:
@@ -161,8 +164,25 @@ class AttackBase(Dialog):
         # another attacker may be on the other side: the heading says whose dice the table gives
         if self.is_mounted:
             self.query_one("#heading", Static).update(Text("Attack") + self.table_note(self.attacker))
+            self._retarget()
             self.prefill()  # its own weapon, from its last attack
             self._update_odds()
+
+    def _retarget(self) -> None:
+        """A new attacker: the target list leaves it out; the target stays unless it was the new
+        attacker, which then gets the first standing foe of its own (else the first listed)."""
+        f = self.fight
+        me = f.find(self.attacker)
+        for target in self.query("#target").results(Choice):
+            keep = target.value
+            target.options = self._targets(self.attacker)
+            ids = [v for _, v in target.options]
+            if keep not in ids:
+                standing = [c for c in picker_order(f) if c.id in ids and not c.down]
+                foes = [c.id for c in standing if me is None or c.side != me.side]
+                keep = foes[0] if foes else (ids[0] if ids else None)
+            target.index = ids.index(keep) if keep in ids else 0
+            target.refresh()
 
     def require_table_dice(self) -> None:
         """The attacker's side is rolled at the table: no roll without its die (the cursor goes there)."""
@@ -193,8 +213,9 @@ class AttackBase(Dialog):
         if table_rolls(self.fight, self.who):
             self.query_one(f"#{self.DICE}", Input).focus()
             return
-        if not self.preset and self.query("#target"):
-            # no one was picked in the tracker: choosing the target (left/right) comes first
+        if self.query("#target"):
+            # the target is what the GM changes most (even one picked in the tracker may be the wrong
+            # row); a modifier field first took typed weapon names into the damage modifier
             self.query_one("#target", Choice).focus()
             return
         first = self.query("Input")

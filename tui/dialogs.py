@@ -530,10 +530,21 @@ def name_of(f: Fight, cid: str) -> Text:
     return literal(c.name) if c else Text("?")
 
 
-def combatant_options(f: Fight, none: str | None = None, exclude: Iterable[str] = ()) -> list[tuple[str | Text, str]]:
+def picker_order(f: Fight) -> list[Combatant]:
+    """The combatants as a picker lists them: standing first, then the downed; each group in turn
+    order once the fight has one (the order the GM sees in the tracker), else as added."""
+    place = {cid: i for i, cid in enumerate(f.order)}
+    late = len(place)
+    return sorted(f.combatants, key=lambda c: (c.down, place.get(c.id, late)))
+
+
+def combatant_options(
+    f: Fight, none: str | None = None, exclude: Iterable[str] = (), *, standing_first: bool = False
+) -> list[tuple[str | Text, str]]:
     skip = set(exclude)
     out: list[tuple[str | Text, str]] = [(none, "")] if none is not None else []
-    out.extend((literal(c.name), c.id) for c in f.combatants if c.id not in skip)
+    listed = picker_order(f) if standing_first else f.combatants
+    out.extend((literal(c.name), c.id) for c in listed if c.id not in skip)
     return out
 
 

@@ -28,6 +28,7 @@ from tui.dialogs import (
     name_of,
     parse_given,
     parse_int,
+    picker_order,
     row,
     table_rolls,
     words,
@@ -95,6 +96,14 @@ class CosmereAttackDialog(AttackBase):
         box = self.box("t", event.choice.value)
         if box is not None:
             box.value = False
+        self._hide_attacker_row()
+
+    def _hide_attacker_row(self) -> None:
+        """The attacker's own row is not offered: no one is its own target."""
+        for cid in self._slots:
+            box = self.box("t", cid)
+            if box is not None and box.parent is not None:
+                box.parent.display = cid != self.attacker
 
     def fields(self) -> ComposeResult:
         from engine.rules.cosmere.combat import DEFENSES
@@ -103,12 +112,15 @@ class CosmereAttackDialog(AttackBase):
         first = self.default_target()  # the one picked in the tracker, else the first standing foe
         # the boxes' ids are positions: a combatant id comes from a file and need not be a valid id
         self._slots = {c.id: i for i, c in enumerate(self.fight.combatants)}
-        for i, c in enumerate(self.fight.combatants):
-            yield Horizontal(
+        for c in picker_order(self.fight):  # standing first, then the downed
+            i = self._slots[c.id]
+            row_of = Horizontal(
                 Tick(literal(c.name), c.id == first, id=f"t-{i}", compact=True),
                 Tick("cannot sense it", id=f"u-{i}", compact=True),
                 classes="row",
             )
+            row_of.display = c.id != self.who  # the attacker is not offered as its own target
+            yield row_of
         yield row("Skill modifier", field("0", id="modifier", number=True))
         yield row("Damage dice", field(placeholder="1d8 (empty: no damage)", id="damage"))
         yield row("Damage type", field(placeholder="keen, impact, ... (optional)", id="type"))
@@ -147,7 +159,7 @@ class CosmereAttackDialog(AttackBase):
         return box is not None and box.value
 
     def initial_focus(self) -> None:
-        if self.preset or table_rolls(self.fight, self.who):
+        if table_rolls(self.fight, self.who):
             super().initial_focus()
             return
         # the targets come first: tick them with space, tab to move on; the cursor starts on the
