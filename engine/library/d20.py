@@ -38,7 +38,7 @@ class Abilities(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_
 
 
 class Saves(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_fields=True):
-    """Save bonuses the creature has beyond its ability modifier (None: the modifier alone)."""
+    """Each save's whole bonus (None: the plain ability modifier)."""
 
     str: Bonus | None = None
     dex: Bonus | None = None

@@ -1,0 +1,144 @@
+"""The 5e SRD API's monsters (https://www.dnd5eapi.co, data in github.com/5e-bits/5e-database,
+src/2014/5e-SRD-Monsters.json): name, type, armor_class [{type, value}] (an int in old dumps),
+hit_points, hit_dice / hit_points_roll, speed {walk}, strength..charisma, proficiencies (saving
+throws), damage_resistances / _vulnerabilities / _immunities, actions [{name, desc, attack_bonus,
+damage [{damage_type {name}, damage_dice}]}]. A file is one monster, a list, or {"results": [...]}."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from engine.errors import RuleError
+from engine.library.base import validate
+from engine.library.d20 import ABILITY_KEYS, Abilities, D20Attack, D20Statblock, DamagePart, Saves
+from engine.library.importers.common import ImportProblem, ImportResult, entry_name
+from engine.library.importers.improved_initiative import _RANGE, _REACH, _dice, _int, _words, parse_attack
+
+FORMAT = "5e SRD API"
+_LONG = ("strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma")
+_SCORES = dict(zip(_LONG, ABILITY_KEYS, strict=True))
+
+
+def _monsters(data: Any) -> list[Any]:
+    if isinstance(data, dict) and isinstance(data.get("results"), list):
+        return data["results"]
+    return data if isinstance(data, list) else [data]
+
+
+def _is_monster(v: Any) -> bool:
+    return isinstance(v, dict) and "name" in v and "hit_points" in v and "armor_class" in v
+
+
+def recognise(data: Any) -> bool:
+    items = _monsters(data)
+    return bool(items) and all(_is_monster(v) for v in items[:5])
+
+
+def _ac(v: Any) -> int:
+    if isinstance(v, list) and v and isinstance(v[0], dict):
+        return _int(v[0].get("value", 10), "armor_class")
+    return _int(v, "armor_class")
+
+
+def _attack(a: dict[str, Any]) -> tuple[D20Attack | None, str]:
+    name = str(a.get("name", "")).strip()[:80] or "Attack"
+    desc = str(a.get("desc", ""))
+    if "attack_bonus" not in a:
+        return None, f"{name} (no attack roll)"
+    parts = []
+    why = ""
+    for d in a.get("damage") or []:
+        if not isinstance(d, dict):
+            continue
+        if "damage_dice" not in d:
+            why = " (a choice of damage: the first option taken)" if "from" in d or "choose" in d else ""
+            opts = (d.get("from") or {}).get("options") if isinstance(d.get("from"), dict) else None
+            d = opts[0] if opts and isinstance(opts[0], dict) else {}
+            if "damage_dice" not in d:
+                continue
+        typ = d.get("damage_type") or {}
+        parts.append(DamagePart(dice=_dice(str(d["damage_dice"])), type=str(typ.get("name", "")).lower()[:40]))
+    parsed = parse_attack(name, desc)
+    kind = parsed.kind if parsed else "melee"
+    reach = _REACH.search(desc)
+    rng = _RANGE.search(desc)
+    attack = D20Attack(
+        name=name,
+        bonus=max(-20, min(40, _int(a["attack_bonus"], "attack_bonus"))),
+        kind=kind,
+        reach=int(reach[1]) if reach and kind == "melee" else 5,
+        range=(f"{rng[1]}/{rng[2]}" if rng[2] else rng[1]) if rng and kind == "ranged" else "",
+        damage=tuple(parts),
+        rider=parsed.rider if parsed else "",
+    )
+    return attack, why
+
+
+def convert_monster(m: dict[str, Any]) -> tuple[D20Statblock, str]:
+    name = m.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise RuleError("it has no name")
+    scores = {k: min(40, max(1, _int(m[f], f))) for f, k in _SCORES.items() if f in m}
+    saves = {}
+    for p in m.get("proficiencies") or []:
+        prof = (p or {}).get("proficiency") or {}
+        idx = str(prof.get("index", ""))
+        if idx.startswith("saving-throw-") and idx[13:] in ABILITY_KEYS:
+            saves[idx[13:]] = max(-20, min(40, _int(p.get("value", 0), "a save")))
+    dice = str(m.get("hit_points_roll") or m.get("hit_dice") or "")
+    dice = _dice(dice) if re.fullmatch(r"\s*\d+d\d+(\s*[+-]\s*\d+)?\s*", dice) else ""
+    speed = (m.get("speed") or {}).get("walk", "30") if isinstance(m.get("speed"), dict) else "30"
+    attacks, skipped = [], []
+    for a in m.get("actions") or []:
+        if not isinstance(a, dict):
+            continue
+        attack, why = _attack(a)
+        if attack is None:
+            skipped.append(why)
+        else:
+            attacks.append(attack)
+            if why:
+                skipped.append(f"{attack.name}{why}")
+    for section in ("special_abilities", "legendary_actions", "reactions"):
+        names = [str(x.get("name", "")) for x in m.get(section) or [] if isinstance(x, dict)]
+        if names:
+            skipped.append(f"{section.replace('_', ' ')} {', '.join(names)} (text only)")
+    prof = m.get("proficiency_bonus", 2)
+    sb = D20Statblock(
+        name=name.strip()[:80],
+        type=str(m.get("type", ""))[:80],
+        hp=max(0, min(9999, _int(m["hit_points"], "hit_points"))),
+        hp_dice=dice,
+        ac=max(0, min(60, _ac(m["armor_class"]))),
+        abilities=Abilities(**scores),
+        speed=max(0, min(500, _int(speed, "speed"))) if re.search(r"\d", str(speed)) else 30,
+        prof=max(0, min(10, _int(prof, "proficiency_bonus"))),
+        saves=Saves(**saves),
+        resist=_words(m.get("damage_resistances")),
+        vulnerable=_words(m.get("damage_vulnerabilities")),
+        immune=_words(m.get("damage_immunities")),
+        attacks=tuple(attacks),
+        source=FORMAT,
+    )
+    validate(sb)
+    line = f"{sb.name}: took HP {sb.hp}" + (f" ({dice})" if dice else "") + f", AC {sb.ac}, abilities"
+    if attacks:
+        line += "; attacks " + ", ".join(f"{a.name} {a.bonus:+d}" for a in attacks)
+    if skipped:
+        line += "; skipped " + "; ".join(skipped)
+    return sb, line
+
+
+def convert(data: Any) -> ImportResult:
+    creatures, report = [], []
+    for i, m in enumerate(_monsters(data)):
+        if not _is_monster(m):
+            raise ImportProblem(f"{entry_name(i, m, 'name')}: not an SRD monster (name, hit_points, armor_class)")
+        try:
+            sb, line = convert_monster(m)
+        except RuleError as exc:
+            raise ImportProblem(f"{entry_name(i, m, 'name')}: {exc}") from None
+        creatures.append(sb)
+        report.append(line)
+    return ImportResult(FORMAT, "d20", tuple(creatures), (), tuple(report))
