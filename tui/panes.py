@@ -33,21 +33,23 @@ def where(f: Fight, rs: Ruleset) -> str:
 
 
 def header_text(f: Fight, rs: Ruleset, st: Styles = PLAIN, width: int = 200) -> Text:
-    """Name, ruleset, round and turn; the fight's name is what gets shortened when space is short."""
+    """Round and turn first (what the table asks), then the fight's name and the ruleset; the name is
+    what gets shortened when space is short, then the ruleset's title goes."""
+    now = Text(where(f, rs))
     title = span(f"  {rs.title}", st["pip"])
-    now = Text(f"  {where(f, rs)}")
     name = literal(f.name, st["current"])
-    if name.cell_len + title.cell_len + now.cell_len > width:
+    gap = Text("  ")
+    if now.cell_len + gap.cell_len + name.cell_len + title.cell_len > width:
         # a narrow screen: the name gives way first, then the ruleset's title; whose turn it is stays
-        room = max(8, width - title.cell_len - now.cell_len)
+        room = max(8, width - now.cell_len - gap.cell_len - title.cell_len)
         if name.cell_len > room:
             name.truncate(room, overflow="ellipsis")
-        if name.cell_len + title.cell_len + now.cell_len > width:
+        if now.cell_len + gap.cell_len + name.cell_len + title.cell_len > width:
             title = Text("")
-            room = max(2, width - now.cell_len)
+            room = max(2, width - now.cell_len - gap.cell_len)
             if name.cell_len > room:
                 name.truncate(room, overflow="ellipsis")
-    t = name + title + now
+    t = now + gap + name + title
     if t.cell_len > width:
         t.truncate(width, overflow="ellipsis")
     return t

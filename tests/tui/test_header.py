@@ -1,5 +1,6 @@
-"""The header line on a narrow screen: the fight's name gives way first, then the ruleset's title; the
-round and whose turn it is stay, and nothing runs past the width."""
+"""The header line: round and whose turn come first (issue 14, item 9); on a narrow screen the
+fight's name gives way first, then the ruleset's title; the round and whose turn it is stay, and
+nothing runs past the width."""
 
 from __future__ import annotations
 
@@ -24,14 +25,14 @@ def test_a_long_name_is_shortened_first_and_the_turn_is_kept() -> None:
     rs = get_ruleset(f.ruleset)
     who = f.get(f.current).name
     wide = header_text(f, rs, width=200).plain
-    assert wide.startswith(f.name) and "Cosmere" in wide and who in wide
+    assert wide.startswith(f"Round {f.round}") and wide.index(who) < wide.index(f.name) < wide.index("Cosmere")
     for width in (64, 60):
         t = header_text(f, rs, width=width).plain
         assert len(t) <= width, (width, t)
         assert who in t, (width, t)  # whose turn it is survives
     # with room for the turn and a short name, the ruleset's title goes before the turn is cut
     t = header_text(f, rs, width=64).plain
-    assert "Cosmere" not in t and t.split("  ")[0].endswith("…")
+    assert "Cosmere" not in t and t.split("  ")[1].endswith("…") and t.startswith(f"Round {f.round}")
 
 
 def test_nothing_runs_past_even_a_tiny_width() -> None:
