@@ -1,0 +1,173 @@
+"""`fracas library ...` and `fracas party ...`: the library and party roster from the command line.
+
+tui/cli.py wires it with `library_cli.add_parsers(sub)` beside its own subcommands and, in main,
+`if args.command in library_cli.COMMANDS: return library_cli.run(args)`. Everything printed goes
+through engine.text.terminal_safe; every failure is one line on stderr and exit status 1 (2 for
+usage errors, as argparse does).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+import msgspec
+
+from engine import library as L
+from engine.errors import RuleError
+from engine.text import terminal_safe
+from saves import library as S
+from saves.errors import SaveError
+
+COMMANDS = ("library", "party")
+
+
+def add_parsers(sub: Any) -> None:
+    """Add `library` and `party` to an argparse subparsers object."""
+    lib = sub.add_parser("library", help="the bestiary: import, list and show statblocks")
+    lsub = lib.add_subparsers(dest="library_command", required=True)
+    imp = lsub.add_parser("import", help="import Improved Initiative, 5e SRD API or Foundry JSON")
+    imp.add_argument("file", type=Path)
+    imp.add_argument("--rules", default="", help="refuse the file unless it is for this ruleset")
+    lst = lsub.add_parser("list", help="the library's statblocks (starter and yours)")
+    lst.add_argument("--rules", default="", help="one ruleset (default: all)")
+    lst.add_argument("--json", action="store_true")
+    show = lsub.add_parser("show", help="one statblock with its attacks")
+    show.add_argument("name")
+    show.add_argument("--rules", required=True)
+    show.add_argument("--json", action="store_true")
+    for p in (imp, lst, show):
+        p.add_argument("--dir", type=Path, default=None, help="the data folder (default: FRACAS_DATA_DIR)")
+
+    party = sub.add_parser("party", help="the party roster: list, show, import")
+    psub = party.add_subparsers(dest="party_command", required=True)
+    pl = psub.add_parser("list", help="the party's player characters")
+    pl.add_argument("--rules", default="")
+    pl.add_argument("--json", action="store_true")
+    ps = psub.add_parser("show", help="one PC: statblock and where it stands")
+    ps.add_argument("name")
+    ps.add_argument("--rules", required=True)
+    ps.add_argument("--json", action="store_true")
+    pi = psub.add_parser("import", help="import PCs (Improved Initiative players, Foundry characters)")
+    pi.add_argument("file", type=Path)
+    pi.add_argument("--rules", default="")
+    for p in (pl, ps, pi):
+        p.add_argument("--dir", type=Path, default=None, help="the data folder (default: FRACAS_DATA_DIR)")
+
+
+def _say(out: TextIO, text: str) -> None:
+    for line in text.splitlines() or [""]:
+        out.write(terminal_safe(line) + "\n")
+
+
+def _rules(value: str) -> tuple[str, ...]:
+    if not value:
+        return L.kind_ids()
+    if value not in L.kind_ids():
+        known = ", ".join(L.kind_ids())
+        raise RuleError(f"No ruleset {value!r} with a library (known: {known}).")
+    return (value,)
+
+
+def _json(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=True, indent=2)
+
+
+def _show(sb: L.Statblock) -> list[str]:
+    lines = [f"{sb.name}" + (f" ({sb.type})" if sb.type else "")]
+    table = L.to_table(sb)
+    for key in ("name", "type", "attacks", "weapons", "activities", "note"):
+        table.pop(key, None)
+    lines += [f"  {k}: {v}" for k, v in table.items()]
+    lines += [f"  attack: {L.attack_label(sb, a)}" for a in L.attacks(sb)]
+    if sb.note:
+        lines += [f"  note: {x}" for x in sb.note.splitlines()]
+    return lines
+
+
+def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Run a parsed `library` or `party` command; the exit status."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    try:
+        if args.command == "library":
+            return _library(args, out)
+        return _party(args, out)
+    except (RuleError, SaveError) as exc:
+        _say(err, f"fracas: {' '.join(str(exc).split())}")
+        return 1
+
+
+def _library(args: argparse.Namespace, out: TextIO) -> int:
+    folder = args.dir
+    if args.library_command == "import":
+        done = S.import_file(args.file, args.rules, folder)
+        r = done.result
+        for line in r.report:
+            _say(out, line)
+        where = ", ".join(str(p) for p in (done.library, done.party) if p)
+        _say(out, f"{r.format} ({r.ruleset}): {len(r.creatures)} creatures, {len(r.party)} PCs; "
+             f"{done.added} new, {done.replaced} replaced; written to {where or 'nothing'}")
+        return 0
+    if args.library_command == "list":
+        rows = []
+        for rid in _rules(args.rules):
+            for e in S.load(rid, folder):
+                rows.append((rid, e))
+        if args.json:
+            _say(out, _json([{"rules": rid, "name": e.name, "type": e.statblock.type, "origin": e.origin}
+                             for rid, e in rows]))
+        else:
+            for rid, e in rows:
+                mark = "" if e.origin == "starter" else f" [{e.origin}]"
+                _say(out, f"{rid:<10} {e.name}" + (f" ({e.statblock.type})" if e.statblock.type else "") + mark)
+        return 0
+    rid = _rules(args.rules)[0]
+    entry = S.find(rid, args.name, folder)
+    if args.json:
+        _say(out, _json({"rules": rid, "origin": entry.origin, **L.to_table(entry.statblock)}))
+    else:
+        for line in _show(entry.statblock):
+            _say(out, line)
+    return 0
+
+
+def _party(args: argparse.Namespace, out: TextIO) -> int:
+    folder = args.dir
+    if args.party_command == "import":
+        done = S.import_file(args.file, args.rules, folder)
+        for line in done.result.report:
+            _say(out, line)
+        _say(out, f"{len(done.result.party)} PCs to the party, {len(done.result.creatures)} creatures to the library")
+        return 0
+    if args.party_command == "list":
+        rows = [(rid, m) for rid in _rules(args.rules) for m in S.read_party(rid, folder)]
+        if args.json:
+            _say(out, _json([{"rules": rid, "name": m.name} for rid, m in rows]))
+        else:
+            for rid, m in rows:
+                _say(out, f"{rid:<10} {m.name}")
+            if not rows:
+                _say(out, "No party yet: fracas party import FILE")
+        return 0
+    rid = _rules(args.rules)[0]
+    low = args.name.strip().casefold()
+    member = next((m for m in S.read_party(rid, folder) if m.name.casefold() == low), None)
+    if member is None:
+        raise RuleError(f"No PC called {args.name!r} in the {rid} party.")
+    if args.json:
+        _say(out, _json({"rules": rid, **L.to_table(member.statblock), "now": msgspec.to_builtins(member.now)}))
+        return 0
+    for line in _show(member.statblock):
+        _say(out, line)
+    n = member.now
+    for t in n.health:
+        _say(out, f"  now {t.key}: {t.current}")
+    for t in n.resources:
+        _say(out, f"  now {t.key}: {t.current}")
+    for c in n.conditions:
+        _say(out, f"  lasting: {c.name}" + (f" {c.level}" if c.level != 1 else ""))
+    return 0
