@@ -53,7 +53,7 @@ def _num(v: Any, default: int = 0) -> int:
         return default
     if isinstance(v, int | float):
         return int(v)
-    if isinstance(v, str) and re.fullmatch(r"\s*-?\d+\s*", v):
+    if isinstance(v, str) and re.fullmatch(r"\s*[+-]?\d+\s*", v):
         return int(v)
     return default
 
