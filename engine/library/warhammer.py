@@ -18,9 +18,9 @@ Char = Annotated[int, msgspec.Meta(ge=0, le=200)]
 AP = Annotated[int, msgspec.Meta(ge=0, le=30)]
 Points = Annotated[int, msgspec.Meta(ge=0, le=20)]
 
-# weapon qualities the engine acts on: Impale criticals on a 0 die; a two-handed weapon or a shield
-# gives its bearer a bonus parry (the flags `twohanded` and `shield`)
-QUALITIES = {"impale": "", "twohanded": "twohanded", "shield": "shield"}
+# weapon qualities the engine acts on: Impale criticals on a 0 die; a two-handed weapon, a shield or a
+# weapon in the off hand gives its bearer a bonus parry (the flags `twohanded`, `shield`, `offhand`)
+QUALITIES = {"impale": "", "twohanded": "twohanded", "shield": "shield", "offhand": "offhand"}
 REACH = ("personal", "very short", "short", "average", "long", "very long", "massive")
 TIER = Literal["", "minion", "champion", "master"]
 

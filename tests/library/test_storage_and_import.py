@@ -107,15 +107,17 @@ SRD_MONSTER = {
 }
 
 # Foundry VTT actor export ("Export Data"), wfrp4e system (github.com/moo-man/WFRP4e-FoundryVTT,
-# template.json: system.characteristics.<c>.{initial, advances}, system.status.wounds, weapon items
-# with system.damage.value "SB+4", system.qualities.value, armour items with system.AP).
+# src/model: actor/components/characteristics.js {initial, modifier, advances}, status wounds,
+# item/weapon.js damage.value "SB+4", weaponGroup, reach, range, qualities, twohanded, offhand;
+# item/armour.js AP {head, lArm, rArm, lLeg, rLeg, body}).
 FOUNDRY_WFRP = {
     "name": "Ditch Robber",
     "type": "npc",
     "_stats": {"systemId": "wfrp4e"},
     "system": {
         "characteristics": {
-            k: {"initial": 30, "advances": 5} for k in ("ws", "bs", "s", "t", "i", "ag", "dex", "int", "wp", "fel")
+            k: {"initial": 30, "advances": 5, "modifier": 0}
+            for k in ("ws", "bs", "s", "t", "i", "ag", "dex", "int", "wp", "fel")
         },
         "status": {"wounds": {"value": 11, "max": 11}},
     },
@@ -124,26 +126,60 @@ FOUNDRY_WFRP = {
             "name": "Spear",
             "type": "weapon",
             "system": {
-                "damage": {"value": "SB+4"},
+                "damage": {"value": "SB+4", "dice": ""},
+                "weaponGroup": {"value": "polearm"},
                 "reach": {"value": "vLong"},
+                "range": {"value": ""},
+                "twohanded": {"value": False},
                 "qualities": {"value": [{"name": "impale"}, {"name": "fast"}]},
             },
         },
-        {"name": "Leather Jack", "type": "armour", "system": {"AP": {"body": 1, "lArm": 1, "rArm": 1}}},
+        {
+            "name": "Crossbow",
+            "type": "weapon",
+            "system": {"damage": {"value": "9"}, "weaponGroup": {"value": "crossbow"}, "range": {"value": "60"}},
+        },
+        {"name": "Leather Jack", "type": "armour", "system": {"AP": {"body": 1, "lArm": 1, "rArm": 1, "head": 0}}},
     ],
 }
-# cosmere-rpg system (github.com/the-metalworks/cosmere-rpg, src/system/data/actor: attributes,
-# defenses, resources hea/foc/inv; weapon items with system.damage {formula, type}).
+# cosmere-rpg system (github.com/the-metalworks/cosmere-rpg, src/system/data/actor/common.ts:
+# attributes {value, bonus}, defenses and resources' max as derived values {value, override,
+# useOverride}, skills {rank, mod}; item mixins attacking.ts attack {type, range {value, long}},
+# damaging.ts damage {formula, type}).
 FOUNDRY_COSMERE = {
     "name": "Chasm Raider",
     "type": "adversary",
     "_stats": {"systemId": "cosmere-rpg"},
     "system": {
-        "attributes": {k: {"value": 2} for k in ("str", "spd", "int", "wil", "awa", "pre")},
-        "defenses": {"phy": {"value": 14}, "cog": {"value": 12}, "spi": {"value": 13}},
-        "resources": {"hea": {"value": 20, "max": 20}, "foc": {"value": 4, "max": 4}, "inv": {"max": 0}},
+        "attributes": {k: {"value": 2, "bonus": 0} for k in ("str", "spd", "int", "wil", "awa", "pre")},
+        "defenses": {"phy": {"value": 14}, "cog": {"useOverride": True, "override": 12, "value": 14}, "spi": {}},
+        "resources": {
+            "hea": {"value": 20, "max": {"value": 20}},
+            "foc": {"value": 4, "max": {"value": 4}},
+            "inv": {"value": 0, "max": {"value": 0}},
+        },
+        "skills": {"hwp": {"rank": 2, "mod": {"value": 4}}, "lwp": {"rank": 1}},
     },
-    "items": [{"name": "Axe", "type": "weapon", "system": {"damage": {"formula": "1d6", "type": "keen"}}}],
+    "items": [
+        {
+            "name": "Axe",
+            "type": "weapon",
+            "system": {
+                "attack": {"type": "melee", "range": {"value": 5}},
+                "activation": {"skill": "hwp"},
+                "damage": {"formula": "1d6", "type": "keen"},
+            },
+        },
+        {
+            "name": "Shortbow",
+            "type": "weapon",
+            "system": {
+                "attack": {"type": "ranged", "range": {"value": 80, "long": 320}},
+                "activation": {"skill": "lwp"},
+                "damage": {"formula": "1d6", "type": "keen"},
+            },
+        },
+    ],
 }
 
 
@@ -185,14 +221,25 @@ def test_srd_import(tmp_path, folder):
 
 
 def test_foundry_imports(tmp_path, folder):
-    S.import_file(_write(tmp_path, "w.json", FOUNDRY_WFRP), "", folder)
+    done = S.import_file(_write(tmp_path, "w.json", FOUNDRY_WFRP), "", folder)
     w = S.find("warhammer", "Ditch Robber", folder).statblock
-    assert w.characteristics.ws == 35 and w.wounds == 11 and w.armour.body == 1
-    assert w.weapons[0].qualities == ("impale",) and w.weapons[0].sb and w.weapons[0].damage == 4
+    assert w.characteristics.ws == 35 and w.wounds == 11 and (w.armour.body, w.armour.larm, w.armour.head) == (1, 1, 0)
+    spear, xbow = w.weapons
+    assert (spear.qualities, spear.sb, spear.damage, spear.kind, spear.reach) == (
+        ("impale",),
+        True,
+        4,
+        "melee",
+        "very long",
+    )
+    assert (xbow.kind, xbow.skill, xbow.sb, xbow.damage, xbow.range) == ("missile", "bs", False, 9, 60)
+    assert "qualities fast (the engine does not run them)" in done.result.report[0]
     done = S.import_file(_write(tmp_path, "c.json", FOUNDRY_COSMERE), "cosmere", folder)
     c = S.find("cosmere", "Chasm Raider", folder).statblock
-    assert (c.hp, c.phy, c.focus, c.attacks[0].damage) == (20, 14, 4, "1d6")
-    assert "attack bonuses" in done.result.report[0]
+    assert (c.hp, c.focus, c.phy, c.cog, c.spi) == (20, 4, 14, 12, 14)  # spi left derived: 10 + awa + pre
+    axe, bow = c.attacks
+    assert (axe.bonus, axe.kind, axe.range, axe.damage, axe.type) == (4, "melee", "5", "1d6", "keen")
+    assert (bow.bonus, bow.kind, bow.range) == (3, "ranged", "80/320")  # rank 1 + Speed 2
 
 
 @pytest.mark.parametrize(

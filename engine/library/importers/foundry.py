@@ -21,6 +21,8 @@ from engine.library.warhammer import QUALITIES, REACH, Armour, Characteristics, 
 
 FORMAT = "Foundry VTT"
 _SB = re.compile(r"^\s*(SB)?\s*([+-]?\s*\d+)?\s*$", re.I)
+# weapon groups the wfrp4e system counts as ranged (its config's groupToType)
+_RANGED_GROUPS = ("blackpowder", "bow", "crossbow", "engineering", "entangling", "explosives", "sling", "throwing")
 _AP = {"head": "head", "body": "body", "lArm": "larm", "rArm": "rarm", "lLeg": "lleg", "rLeg": "rleg"}
 
 
@@ -101,8 +103,15 @@ def _wfrp(actor: dict[str, Any]) -> tuple[Statblock, str]:
             if _get(isys, "twohanded", "value"):
                 quals.append("twohanded")
             group = str(_get(isys, "weaponGroup", "value") or "").lower()
-            rng = _num(_get(isys, "range", "value"))
-            kind = "melee" if not rng else ("thrown" if group in ("throwing", "explosives") else "missile")
+            mode = str(_get(isys, "modeOverride", "value") or "").lower()
+            ranged = mode == "ranged" or (group in _RANGED_GROUPS and mode != "melee")
+            kind = "melee" if not ranged else ("thrown" if group in ("throwing", "explosives") else "missile")
+            rng_text = str(_get(isys, "range", "value") or "")
+            rng = _num(rng_text)
+            if ranged and rng_text and not rng:
+                skipped.append(f"{name}'s range {rng_text!r} (a formula: left out)")
+            if _get(isys, "offhand", "value"):
+                quals.append("offhand")
             reach = str(_get(isys, "reach", "value") or "").lower()
             reach = {"vshort": "very short", "vlong": "very long"}.get(reach, reach)
             weapons.append(
@@ -141,14 +150,38 @@ def _wfrp(actor: dict[str, Any]) -> tuple[Statblock, str]:
     return sb, line + ("; skipped " + "; ".join(skipped) if skipped else "")
 
 
+def _derived(d: Any, default: int) -> int:
+    """A cosmere-rpg derived value {value, override, useOverride, bonus} (or a plain number)."""
+    if not isinstance(d, dict):
+        return _num(d, default)
+    raw = d.get("override") if d.get("useOverride") else d.get("value")
+    if raw is None:
+        return default
+    return _num(raw, default) + _num(d.get("bonus"))
+
+
+# which attribute each skill adds (cosmere-rpg's skill ids), to work out an attack bonus from rank
+_SKILL_ATTR = {"agi": "spd", "ath": "str", "hwp": "str", "lwp": "spd", "stl": "spd", "thv": "spd",
+               "cra": "int", "ded": "int", "dis": "wil", "intm": "wil", "lor": "int", "med": "int",
+               "dec": "pre", "ins": "awa", "lea": "pre", "prc": "awa", "prs": "pre", "sur": "awa"}
+# the defense each pair of attributes makes: 10 + both (used when an export leaves it derived)
+_DEFENSE_OF = {"phy": ("str", "spd"), "cog": ("int", "wil"), "spi": ("awa", "pre")}
+
+
 def _cosmere(actor: dict[str, Any]) -> tuple[Statblock, str]:
     system = actor.get("system") or {}
     names = ("str", "spd", "int", "wil", "awa", "pre")
     attrs = {k: _clamp(_num(_get(system, "attributes", k, "value")), 0, 10) for k in names}
-    defenses = {k: _clamp(_num(_get(system, "defenses", k, "value"), 12), 0, 60) for k in ("phy", "cog", "spi")}
-    hp = _num(_get(system, "resources", "hea", "max", "value"), _num(_get(system, "resources", "hea", "max"), 10))
-    focus = _num(_get(system, "resources", "foc", "max", "value"), _num(_get(system, "resources", "foc", "max"), 3))
-    inv = _num(_get(system, "resources", "inv", "max", "value"), _num(_get(system, "resources", "inv", "max"), 0))
+    defenses = {
+        k: _clamp(_derived(_get(system, "defenses", k), 10 + attrs[a] + attrs[b]), 0, 60)
+        for k, (a, b) in _DEFENSE_OF.items()
+    }
+    res = _get(system, "resources") or {}
+    hp = _derived(_get(res, "hea", "max"), _num(_get(res, "hea", "value"), 10))
+    focus = _derived(_get(res, "foc", "max"), _num(_get(res, "foc", "value"), 3))
+    inv = _derived(_get(res, "inv", "max"), _num(_get(res, "inv", "value"), 0))
+    speed = _derived(_get(system, "movement", "walk", "rate"), 25)
+    deflect = _derived(_get(system, "deflect"), 0)
     attacks, skipped = [], []
     for item in actor.get("items") or []:
         if not isinstance(item, dict) or item.get("type") != "weapon":
@@ -159,37 +192,46 @@ def _cosmere(actor: dict[str, Any]) -> tuple[Statblock, str]:
         if formula and not re.fullmatch(r"\d*d\d+([+-]\d+)?", formula):
             skipped.append(f"{name} (damage {formula!r} is not plain dice)")
             continue
-        rng = _get(isys, "range") or {}
         ranged = str(_get(isys, "attack", "type") or "").lower() == "ranged"
-        short, long = _num(_get(rng, "value")), _num(_get(rng, "long"))
+        short, long = _num(_get(isys, "attack", "range", "value")), _num(_get(isys, "attack", "range", "long"))
+        skill = str(_get(isys, "activation", "skill") or _get(isys, "damage", "skill") or "")
+        mod = _get(system, "skills", skill, "mod")
+        if isinstance(mod, dict) and (mod.get("value") is not None or mod.get("useOverride")):
+            bonus = _derived(mod, 0)
+        elif skill in _SKILL_ATTR and _get(system, "skills", skill) is not None:
+            bonus = _num(_get(system, "skills", skill, "rank")) + attrs[_SKILL_ATTR[skill]]
+        else:
+            bonus = 0
+            skipped.append(f"{name}'s attack bonus (no skill {skill!r} on the sheet: 0 taken)")
         attacks.append(
             CosmereAttack(
                 name=name,
-                skill=str(_get(isys, "attack", "skill") or _get(isys, "skill") or "")[:80],
+                skill=skill[:80],
+                bonus=_clamp(bonus, -20, 40),
                 kind="ranged" if ranged else "melee",
                 range=(f"{short}/{max(long, short)}" if short else "") if ranged else (str(short) if short else ""),
                 damage=formula,
                 type=str(_get(isys, "damage", "type") or "")[:40],
             )
         )
-    if attacks:
-        skipped.append("attack bonuses (Foundry works them out from skills: edit them in the library file)")
     sb = CosmereStatblock(
         name=str(actor["name"]).strip()[:80],
-        type=str(actor.get("type", ""))[:80],
+        type=str(_get(system, "type", "id") or actor.get("type", ""))[:80],
         kind="pc" if actor.get("type") == "character" else "npc",
         side="party" if actor.get("type") == "character" else "enemy",
         hp=_clamp(hp, 0, 9999),
         attributes=Attributes(**attrs),
         focus=_clamp(focus, 0, 99),
         investiture=_clamp(inv, 0, 99),
+        speed=_clamp(speed, 0, 500),
+        deflect=_clamp(deflect, 0, 20),
         attacks=tuple(attacks),
         source=f"{FORMAT} cosmere-rpg",
         **defenses,
     )
     validate(sb)
     line = f"{sb.name}: took attributes, defenses, health {sb.hp}, focus {sb.focus}" + (
-        "; weapons " + ", ".join(a.name for a in attacks) if attacks else ""
+        "; weapons " + ", ".join(f"{a.name} {a.bonus:+d}" for a in attacks) if attacks else ""
     )
     return sb, line + ("; skipped " + "; ".join(skipped) if skipped else "")
 
