@@ -20,9 +20,20 @@ from typing import Any
 import msgspec
 import tomli_w
 
-from engine.commands import AddCombatant
+from engine.commands import AddCombatant, AddCondition, Command, Damage, SpendResource
 from engine.errors import RuleError
-from engine.library import Entry, LibraryError, Statblock, decode_entry, get_kind, parse_toml, starter, toml_document
+from engine.library import (
+    Entry,
+    LibraryError,
+    Statblock,
+    decode_entry,
+    get_kind,
+    kind_of,
+    parse_toml,
+    starter,
+    to_add,
+    toml_document,
+)
 from engine.library.base import entry_label, to_table
 from engine.library.importers import ImportResult, run
 from engine.ruleset import get_ruleset
@@ -230,6 +241,36 @@ def _full(m: Member, rid: str) -> Now:
     add = kind.add_fields(m.statblock)
     res = tuple(Track(p.key, p.current) for p in rs.resources(stats, AddCombatant(m.name, **add)))
     return Now(health, res)
+
+
+def member_commands(rid: str, m: Member, existing: Iterable[str] = ()) -> list[Command]:
+    """The AddCombatant that puts a roster PC in a fight; then restore_commands with the id the
+    Added event gives brings it to where it stood."""
+    return list(to_add(m.statblock, 1, "fixed", None, existing)[0])
+
+
+def restore_commands(m: Member, cid: str) -> list[Command]:
+    """After adding a roster PC as `cid`: the commands that bring it to where the roster says it
+    stands (typeless damage to each track below its maximum, resources spent, lasting conditions)."""
+    out: list[Command] = []
+    full = _full_map(m)
+    for t in m.now.health:
+        gap = full.get(t.key, t.current) - t.current
+        if gap > 0:
+            out.append(Damage(who=cid, amount=gap, pool=t.key))
+    for t in m.now.resources:
+        gap = full.get(t.key, t.current) - t.current
+        if gap > 0:
+            out.append(SpendResource(who=cid, key=t.key, amount=gap))
+    for x in m.now.conditions:
+        out.append(AddCondition(who=cid, name=x.name, level=x.level, note=x.note))
+    return out
+
+
+def _full_map(m: Member) -> dict[str, int]:
+    rid = kind_of(m.statblock).ruleset
+    full = _full(m, rid)
+    return {t.key: t.current for t in (*full.health, *full.resources)}
 
 
 class Change(msgspec.Struct, frozen=True):

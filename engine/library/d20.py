@@ -59,7 +59,12 @@ class D20Attack(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, f
     parts of another type come back as `extra` in attack_fields, to deal as their own Damage."""
 
     name: str
-    bonus: Bonus = 0
+    bonus: Bonus = 0  # the whole attack bonus; with `ability`, what adds on top (a magic weapon's +1)
+    # ability + proficiency instead of a written bonus: the engine works both out from the stats, and
+    # for a weapon adds the ability modifier to the damage too (so `damage` is the bare dice)
+    ability: Literal["", "str", "dex", "con", "int", "wis", "cha"] = ""
+    proficient: bool = True
+    power: bool = False  # a power (spell) attack: the casting ability's modifier, spends an action
     kind: Literal["melee", "ranged"] = "melee"
     reach: Annotated[int, msgspec.Meta(ge=0, le=1000)] = 5
     range: str = ""
@@ -85,6 +90,13 @@ class D20Statblock(Statblock, frozen=True, kw_only=True, tag="d20"):
 
 def mod(score: int) -> int:
     return (score - 10) // 2
+
+
+def total_bonus(sb: D20Statblock, a: D20Attack) -> int:
+    """The attack roll's bonus: as written, or ability modifier + proficiency (+ the written bonus)."""
+    if not a.ability:
+        return a.bonus
+    return mod(getattr(sb.abilities, a.ability)) + (sb.prof if a.proficient else 0) + a.bonus
 
 
 def damage_text(parts: tuple[DamagePart, ...]) -> str:
@@ -149,6 +161,11 @@ class D20Kind(StatblockKind):
             "kind": a.kind,
             "label": a.name,
         }
+        if a.ability:
+            fields["ability"] = a.ability
+            fields["proficient"] = a.proficient
+        if a.power:
+            fields["use"] = "power"
         if extra:
             fields["extra"] = tuple(extra)
         return fields
@@ -156,7 +173,11 @@ class D20Kind(StatblockKind):
     def attack_label(self, sb: Any, attack: Any) -> str:
         a: D20Attack = attack
         where = f"range {a.range} ft" if a.kind == "ranged" and a.range else f"reach {a.reach} ft"
-        text = f"{a.name} {signed(a.bonus)}, {damage_text(a.damage)} ({where})"
+        text = f"{a.name} {signed(total_bonus(sb, a))}, {damage_text(a.damage)}"
+        if a.ability and not a.power:
+            m = mod(getattr(sb.abilities, a.ability))
+            text += f"{signed(m)}" if m and a.damage else ""
+        text += f" ({where})"
         return f"{text}; {a.rider}" if a.rider else text
 
     def check(self, sb: Any) -> None:
@@ -166,6 +187,14 @@ class D20Kind(StatblockKind):
         for a in sb.attacks:
             check_name(a.name, "attack name")
             check_line(a.rider, "rider", LINE)
+            if a.ability and not a.power and a.ability not in ("str", "dex"):
+                raise RuleError(f"{a.name}: a weapon attack adds Strength or Dexterity (power = true for a spell).")
+            if a.ability and not a.power and a.kind == "ranged" and a.ability != "dex":
+                raise RuleError(f"{a.name}: a ranged weapon attack adds Dexterity.")
+            if a.power and not a.ability:
+                raise RuleError(f"{a.name}: a power attack names its casting ability (ability).")
+            if not a.proficient and not a.ability:
+                raise RuleError(f"{a.name}: leaving proficiency off needs the ability the attack adds.")
             if a.range and not _range_ok(a.range):
                 raise RuleError(f"{a.name}: a range is feet, or normal/long feet (80/320), not {a.range!r}.")
             for part in a.damage:
