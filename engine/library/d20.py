@@ -172,7 +172,10 @@ class D20Kind(StatblockKind):
 
     def attack_label(self, sb: Any, attack: Any) -> str:
         a: D20Attack = attack
-        where = f"range {a.range} ft" if a.kind == "ranged" and a.range else f"reach {a.reach} ft"
+        if a.kind == "ranged":
+            where = f"range {a.range} ft" if a.range else "ranged"
+        else:
+            where = f"reach {a.reach} ft" + (f" or range {a.range} ft" if a.range else "")
         text = f"{a.name} {signed(total_bonus(sb, a))}, {damage_text(a.damage)}"
         if a.ability and not a.power:
             m = mod(getattr(sb.abilities, a.ability))

@@ -13,6 +13,7 @@ import pytest
 import engine.library as L
 from engine import apply, new_fight
 from engine import commands as C
+from engine.library.importers.improved_initiative import parse_attack
 from engine.state import Duration
 from saves import library as S
 from tui import library_cli
@@ -346,3 +347,51 @@ def test_cli_list_show_import(tmp_path, folder):
     assert code == 1 and "No ruleset 'chess'" in err
     code, _, err = _cli("library", "import", str(tmp_path / "missing.json"), *d)
     assert code == 1 and "no such file" in err
+
+
+@pytest.mark.parametrize(
+    ("text", "dice", "rider"),
+    [
+        (
+            "Melee Weapon Attack: +9 to hit, reach 10 ft., one target. Hit: 12 (2d6 + 5) bludgeoning damage. "
+            "The target must succeed on a DC 14 Constitution saving throw or take 6 (1d12) acid damage later.",
+            [("2d6+5", "bludgeoning")],
+            "The target must succeed on a DC 14 Constitution saving throw or take 6 (1d12) acid damage later",
+        ),
+        (
+            "Melee or Ranged Weapon Attack: +4 to hit, reach 5 ft. or range 20/60 ft., one target. Hit: 5 (1d6 + 2) "
+            "piercing damage, or 6 (1d8 + 2) piercing damage if used with two hands to make a melee attack.",
+            [("1d6+2", "piercing")],
+            "or 6 (1d8 + 2) piercing damage if used with two hands to make a melee attack",
+        ),
+        (
+            "Melee Weapon Attack: +11 to hit, reach 10 ft., one target. Hit: 17 (2d10 + 6) piercing damage plus "
+            "4 (1d8) acid damage.",
+            [("2d10+6", "piercing"), ("1d8", "acid")],
+            "",
+        ),
+        ("Ranged Spell Attack: \u22121 to hit, range 60 ft., one target. Hit: 1 cold damage.", [("1", "cold")], ""),
+    ],
+)
+def test_the_hit_sentence_gives_the_damage_and_the_rest_is_the_rider(text, dice, rider):
+    a = parse_attack("X", text)
+    assert a is not None and [(d.dice, d.type) for d in a.damage] == dice and a.rider == rider
+
+
+def test_srd_damage_listed_for_a_later_effect_is_not_the_hits(tmp_path, folder):
+    # as in 5e-SRD-Monsters.json: the damage list also holds a disease's acid that the text deals later
+    tentacle = {
+        "name": "Tentacle",
+        "desc": "Melee Weapon Attack: +9 to hit, reach 10 ft., one target. Hit: 12 (2d6 + 5) bludgeoning damage. "
+        "If the target is a creature, it takes 6 (1d12) acid damage every 10 minutes.",
+        "attack_bonus": 9,
+        "damage": [
+            {"damage_type": {"index": "bludgeoning", "name": "Bludgeoning"}, "damage_dice": "2d6+5"},
+            {"damage_type": {"index": "acid", "name": "Acid"}, "damage_dice": "1d12"},
+        ],
+    }
+    m = {**SRD_MONSTER, "actions": [{"name": "Multiattack", "desc": "Two tentacles."}, tentacle]}
+    done = S.import_file(_write(tmp_path, "srd.json", [m]), "d20", folder)
+    t = done.result.creatures[0].attacks[0]
+    assert [(d.dice, d.type) for d in t.damage] == [("2d6+5", "bludgeoning")] and t.reach == 10
+    assert "1d12 acid is not the hit's" in done.result.report[0]

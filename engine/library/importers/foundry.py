@@ -161,9 +161,26 @@ def _derived(d: Any, default: int) -> int:
 
 
 # which attribute each skill adds (cosmere-rpg's skill ids), to work out an attack bonus from rank
-_SKILL_ATTR = {"agi": "spd", "ath": "str", "hwp": "str", "lwp": "spd", "stl": "spd", "thv": "spd",
-               "cra": "int", "ded": "int", "dis": "wil", "intm": "wil", "lor": "int", "med": "int",
-               "dec": "pre", "ins": "awa", "lea": "pre", "prc": "awa", "prs": "pre", "sur": "awa"}
+_SKILL_ATTR = {
+    "agi": "spd",
+    "ath": "str",
+    "hwp": "str",
+    "lwp": "spd",
+    "stl": "spd",
+    "thv": "spd",
+    "cra": "int",
+    "ded": "int",
+    "dis": "wil",
+    "intm": "wil",
+    "lor": "int",
+    "med": "int",
+    "dec": "pre",
+    "ins": "awa",
+    "lea": "pre",
+    "prc": "awa",
+    "prs": "pre",
+    "sur": "awa",
+}
 # the defense each pair of attributes makes: 10 + both (used when an export leaves it derived)
 _DEFENSE_OF = {"phy": ("str", "spd"), "cog": ("int", "wil"), "spi": ("awa", "pre")}
 

@@ -49,22 +49,31 @@ def parse_attack(name: str, text: str) -> D20Attack | None:
     parts: list[DamagePart] = []
     rider = ""
     if len(hit) == 2:
-        body = hit[1]
+        # the hit's damage is its first sentence ("... damage plus 4 (1d8) acid damage."); what follows
+        # (a save, a later effect with its own dice) is the rider, never damage of the hit
+        first, _, rest = hit[1].partition(". ")
+        # "5 (1d6 + 2) piercing damage, or 6 (1d8 + 2) ... with two hands": the first is the attack's,
+        # the alternative stays in the rider for the GM
+        first, *alt = re.split(r",?\s+or\s+(?=\d+\s*\()", first, maxsplit=1)
+        if alt:
+            rest = f"or {alt[0]}. {rest}".strip(". ")
         end = 0
-        for p in _PART.finditer(body):
+        for p in _PART.finditer(first):
             dice = _dice(p[2]) if p[2] else (p[1] or "")
             if not dice or not _DICE.match(dice):
                 continue
             parts.append(DamagePart(dice=dice, type=p[3].lower()))
             end = p.end()
-        rider = body[end:].strip(" .,;") if parts else body.strip(" .")
-        rider = re.sub(r"^(and|plus)\s+", "", rider, flags=re.I)
+        tail = first[end:].strip(" .,;") if parts else first.strip(" .")
+        tail = re.sub(r"^(and|plus)\s+", "", tail, flags=re.I)
+        rider = " ".join(x for x in (tail, rest.strip(" .")) if x)
     return D20Attack(
         name=name,
         bonus=bonus,
         kind=kind,
         reach=int(reach[1]) if reach and kind == "melee" else 5,
-        range=(f"{rng[1]}/{rng[2]}" if rng[2] else rng[1]) if rng and kind == "ranged" else "",
+        # "Melee or Ranged": a melee attack that may also be thrown keeps its range too
+        range=(f"{rng[1]}/{rng[2]}" if rng[2] else rng[1]) if rng else "",
         damage=tuple(parts),
         rider=" ".join(rider.split())[:200],
     )

@@ -60,6 +60,10 @@ def _attack(a: dict[str, Any]) -> tuple[D20Attack | None, str]:
         typ = d.get("damage_type") or {}
         parts.append(DamagePart(dice=_dice(str(d["damage_dice"])), type=str(typ.get("name", "")).lower()[:40]))
     parsed = parse_attack(name, desc)
+    if parsed and parsed.damage and len(parsed.damage) < len(parts):
+        # the list also holds dice the text deals later (a disease's acid): the hit deals what it says
+        why = f" (damage {', '.join(f'{d.dice} {d.type}' for d in parts[len(parsed.damage) :])} is not the hit's)"
+        parts = parts[: len(parsed.damage)]
     kind = parsed.kind if parsed else "melee"
     reach = _REACH.search(desc)
     rng = _RANGE.search(desc)
@@ -68,7 +72,7 @@ def _attack(a: dict[str, Any]) -> tuple[D20Attack | None, str]:
         bonus=max(-20, min(40, _int(a["attack_bonus"], "attack_bonus"))),
         kind=kind,
         reach=int(reach[1]) if reach and kind == "melee" else 5,
-        range=(f"{rng[1]}/{rng[2]}" if rng[2] else rng[1]) if rng and kind == "ranged" else "",
+        range=(f"{rng[1]}/{rng[2]}" if rng[2] else rng[1]) if rng else "",
         damage=tuple(parts),
         rider=parsed.rider if parsed else "",
     )
