@@ -350,6 +350,8 @@ def read_import(path: Path, rules: str = "") -> ImportResult:
         raise SaveError(path, "no such file")
     try:
         data = json.loads(text)
+    except RecursionError:
+        raise LibraryError(f"{path}: JSON nested too deeply to be a statblock file") from None
     except ValueError as exc:
         raise LibraryError(f"{path}: not JSON ({exc})") from None
     try:

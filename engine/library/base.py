@@ -37,8 +37,9 @@ class LibraryError(RuleError):
     """A bad statblock or bestiary: one line naming the file (or source) and the entry."""
 
 
-class Statblock(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, forbid_unknown_fields=True,
-                tag_field="rules"):
+class Statblock(
+    msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, forbid_unknown_fields=True, tag_field="rules"
+):
     """What every ruleset's statblock has. `type` is what the GM searches by besides the name
     ("humanoid", "beast", "undead"); `source` says where the entry came from (a file it was
     imported from), shown by `library show`."""
@@ -172,6 +173,12 @@ def check_common(sb: Statblock) -> None:
 def validate(sb: Statblock) -> Statblock:
     """The statblock if the engine would take it (names, dice, stats in the ruleset's bounds)."""
     kind = kind_of(sb)
+    try:
+        # a statblock built in code (an importer, from_combatant) skips the struct's own bounds:
+        # checked here the way a file entry is, so whatever is written reads back
+        msgspec.convert(msgspec.to_builtins(sb), type(sb))
+    except msgspec.ValidationError as exc:
+        raise RuleError(" ".join(str(exc).split())) from None
     check_common(sb)
     kind.check(sb)
     check_dice(kind.health_dice(sb), "health dice")

@@ -168,8 +168,13 @@ class WarhammerKind(StatblockKind):
     def from_combatant(self, c: Combatant) -> Statblock:
         s = dict(c.stats)
         chars = Characteristics(
-            ws=s.get("ws", 30), bs=s.get("bs", 30), s=s.get("s", 30), t=s.get("t", 30),
-            i=s.get("i"), ag=s.get("ag", 30), wp=s.get("wp", 30),
+            ws=s.get("ws", 30),
+            bs=s.get("bs", 30),
+            s=s.get("s", 30),
+            t=s.get("t", 30),
+            i=s.get("i"),
+            ag=s.get("ag", 30),
+            wp=s.get("wp", 30),
         )
         armour = Armour(**{k: s.get(f"ap_{k}", 0) for k in ("head", "body", "rarm", "larm", "rleg", "lleg", "shield")})
         tier = W.tier(c)

@@ -395,3 +395,48 @@ def test_srd_damage_listed_for_a_later_effect_is_not_the_hits(tmp_path, folder):
     t = done.result.creatures[0].attacks[0]
     assert [(d.dice, d.type) for d in t.damage] == [("2d6+5", "bludgeoning")] and t.reach == 10
     assert "1d12 acid is not the hit's" in done.result.report[0]
+
+
+JUNK = (None, "x", -5, 10**12, 2.5, True, [], {}, [1, "a"], {"Value": "?"}, "\u202e")
+
+
+def _mutations(data, path=()):
+    """`data` with one value at a time replaced by junk, at every depth."""
+    if isinstance(data, dict):
+        items = list(data.items())
+    elif isinstance(data, list):
+        items = list(enumerate(data))
+    else:
+        return
+    for key, value in items:
+        for junk in JUNK:
+            yield _replaced(data, key, junk)
+        for sub in _mutations(value):
+            yield _replaced(data, key, sub)
+
+
+def _replaced(data, key, value):
+    if isinstance(data, dict):
+        return {**data, key: value}
+    out = list(data)
+    out[key] = value
+    return out
+
+
+@pytest.mark.parametrize(
+    "sample", [[II_MONSTER], [SRD_MONSTER], FOUNDRY_WFRP, FOUNDRY_COSMERE], ids=["ii", "srd", "wfrp", "cosmere"]
+)
+def test_any_odd_field_is_an_import_or_a_one_line_refusal(tmp_path, sample):
+    p = tmp_path / "odd.json"
+    seen = 0
+    for data in _mutations(sample):
+        p.write_text(json.dumps(data), encoding="utf-8")
+        try:
+            result = S.read_import(p)
+        except L.LibraryError as exc:
+            assert str(exc).startswith(str(p)) and "\n" not in str(exc)
+            continue
+        for sb in (*result.creatures, *result.party):
+            L.decode_entry(result.ruleset, L.to_table(sb))  # whatever is taken reads back from a file
+        seen += 1
+    assert seen > 0

@@ -267,6 +267,11 @@ def convert(data: Any) -> ImportResult:
             sb, line = _wfrp(actor) if system == "wfrp4e" else _cosmere(actor)
         except RuleError as exc:
             raise ImportProblem(f"{entry_name(i, actor, 'name')}: {exc}") from None
+        except (TypeError, AttributeError, KeyError, ValueError, IndexError) as exc:
+            # a field of an unexpected shape (a number where a table belongs): this entry's problem
+            raise ImportProblem(
+                f"{entry_name(i, actor, 'name')}: a field has an unexpected shape ({type(exc).__name__})"
+            ) from None
         (party if sb.kind == "pc" else creatures).append(sb)
         report.append(line)
     rid = "warhammer" if system == "wfrp4e" else "cosmere"

@@ -215,6 +215,11 @@ def convert(data: Any) -> ImportResult:
             sb, line = convert_block(block)
         except RuleError as exc:
             raise ImportProblem(f"{entry_name(i, block, 'Name')}: {exc}") from None
+        except (TypeError, AttributeError, KeyError, ValueError, IndexError) as exc:
+            # a field of an unexpected shape (a number where a table belongs): this entry's problem
+            raise ImportProblem(
+                f"{entry_name(i, block, 'Name')}: a field has an unexpected shape ({type(exc).__name__})"
+            ) from None
         (party if sb.kind == "pc" else creatures).append(sb)
         report.append(line)
     return ImportResult(FORMAT, "d20", tuple(creatures), tuple(party), tuple(report))

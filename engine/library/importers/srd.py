@@ -143,6 +143,11 @@ def convert(data: Any) -> ImportResult:
             sb, line = convert_monster(m)
         except RuleError as exc:
             raise ImportProblem(f"{entry_name(i, m, 'name')}: {exc}") from None
+        except (TypeError, AttributeError, KeyError, ValueError, IndexError) as exc:
+            # a field of an unexpected shape (a number where a table belongs): this entry's problem
+            raise ImportProblem(
+                f"{entry_name(i, m, 'name')}: a field has an unexpected shape ({type(exc).__name__})"
+            ) from None
         creatures.append(sb)
         report.append(line)
     return ImportResult(FORMAT, "d20", tuple(creatures), (), tuple(report))
