@@ -26,7 +26,7 @@ from engine.events import (
     TurnStarted,
     register_event,
 )
-from engine.state import Combatant, Condition, Economy, Fight, Pool, put
+from engine.state import Combatant, Condition, Economy, Fight, Pool, put, register_economy
 
 if TYPE_CHECKING:
     from engine.history import History  # typing only: the history applies commands through core
@@ -143,6 +143,9 @@ class Ruleset(ABC):
     # the ruleset reads StartFight/NextTurn/StartTurn `rolls` (the table's start-of-turn dice);
     # the generic handlers refuse them for the others
     takes_turn_rolls: ClassVar[bool] = False
+    # the ruleset's own economy struct (a tagged subclass of engine.state.Economy holding only its
+    # fields); every combatant of its fights holds one, and the save files decode it by its tag
+    economy_type: ClassVar[type[Economy]] = Economy
     # whether the ruleset keeps an initiative number that the GM may set by hand
     has_initiative: ClassVar[bool] = False
 
@@ -192,7 +195,8 @@ class Ruleset(ABC):
         return ()
 
     def fresh_economy(self) -> Economy:
-        return Economy()
+        """A new combatant's economy: an empty one of the ruleset's own type."""
+        return self.economy_type()
 
     def restat(self, c: Combatant, stats: tuple[tuple[str, int], ...]) -> Combatant:
         """Stats were edited: rebuild the maxima of pools that come from stats, keeping damage taken."""
@@ -359,6 +363,7 @@ def register_ruleset(
         register_command(cls)
     for cls in events:
         register_event(cls)
+    register_economy(rs.economy_type)
     REGISTRY[rs.id] = rs
     return rs
 

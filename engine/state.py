@@ -8,6 +8,7 @@ A new state is built with `msgspec.structs.replace`; untouched combatants are sh
 
 from __future__ import annotations
 
+import abc
 from typing import Annotated, Literal
 
 import msgspec
@@ -63,28 +64,58 @@ class Condition(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="
 
 
 class Economy(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="economy"):
-    """What a combatant may still do, in the ruleset's terms, and what it has already done.
+    """What a combatant may still do and has done: the part every ruleset shares.
 
-    Each ruleset uses the fields it needs and documents them; unused fields stay at their defaults.
+    Each ruleset subclasses it in its own package (engine/rules/<id>/economy.py) with a tag of its own
+    and only the fields it needs, and names it as `Ruleset.economy_type`; this base itself is what a
+    combatant holds before a ruleset gave it one (and what a ruleset with nothing more uses).
     """
 
-    actions: int = 0  # actions left (this turn, or this round in nine-phase)
-    bonus: int = 0  # d20: bonus action left this turn
-    move: int = 0  # d20: movement left this turn (1 = not yet used)
-    reactions: int = 0  # general reactions left
-    parries: int = 0  # warhammer: bonus parry-only reactions left this round
-    defensive: int = 0  # warhammer: fighting-defensively reaction, until its next turn
-    gambit: int = 0  # d20: a Gambit may still be declared this turn (1 = yes)
-    master: bool = False  # nine-phase: Master Action used this round
     used: tuple[str, ...] = ()  # named actions used this turn (round in nine-phase)
-    phases: tuple[PhaseUse, ...] = ()  # nine-phase: what it did in each phase this round
-    speed: str = ""  # cosmere: "", "fast" or "slow" chosen for this round
     done: bool = False  # has taken its turn this round
-    ready: str = ""  # d20: the readied action, held for its trigger
-    dodging: bool = False  # d20: Dodge is in effect until its next turn
-    disengaged: bool = False  # d20: Disengage is in effect this turn
-    attacks: int = 0  # warhammer: attacks made this turn
-    attack_option: str = ""  # warhammer: the multiple-attack option chosen for this turn
+
+
+class AnyEconomy(abc.ABC):  # noqa: B024 - a marker for msgspec, not an interface to implement
+    """The declared type of `Combatant.economy`: any registered subclass of `Economy`.
+
+    A msgspec tagged union needs its members when a decoder is built, and a ruleset may register after
+    that (tests/fifth registers Plain list from the test setup). So the field is declared with this
+    marker, which msgspec does not know, and every decoder of states passes `economy_hook`: it picks
+    the struct by the tag, from the registry as it is when the record is read.
+    """
+
+    used: tuple[str, ...]
+    done: bool
+
+
+AnyEconomy.register(Economy)  # every subclass of Economy is then an AnyEconomy too
+
+ECONOMY_TYPES: dict[str, type[Economy]] = {"economy": Economy}  # tag -> struct
+
+
+def register_economy(cls: type[Economy]) -> type[Economy]:
+    """Make a ruleset's economy struct decodable (register_ruleset calls it with `economy_type`)."""
+    tag = cls.__struct_config__.tag
+    if not isinstance(tag, str) or not issubclass(cls, Economy):
+        raise TypeError(f"{cls.__name__} must subclass engine.state.Economy and have a string tag")
+    known = ECONOMY_TYPES.get(tag)
+    if known is not None and known is not cls:
+        raise ValueError(f"the economy tag '{tag}' is taken by {known.__name__}")
+    ECONOMY_TYPES[tag] = cls
+    return cls
+
+
+def economy_hook(typ: type, obj: object) -> object:
+    """msgspec `dec_hook`: an economy decoded from plain data by its tag."""
+    if typ is not AnyEconomy:
+        raise NotImplementedError(f"no decoder for {typ!r}")
+    if not isinstance(obj, dict):
+        raise TypeError(f"an economy must be a map, not {type(obj).__name__}")
+    tag = obj.get("type")
+    cls = ECONOMY_TYPES.get(tag) if isinstance(tag, str) else None
+    if cls is None:
+        raise ValueError(f"unknown economy {str(tag)[:40]!r} (a ruleset this Fracas does not know?)")
+    return msgspec.convert(obj, cls)
 
 
 class PhaseUse(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="phase_use"):
@@ -147,7 +178,7 @@ class Combatant(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="
     resources: tuple[Pool, ...] = ()
     stats: tuple[tuple[str, int], ...] = ()
     conditions: tuple[Condition, ...] = ()
-    economy: Economy = Economy()
+    economy: AnyEconomy = Economy()  # the ruleset's own subclass of Economy (see AnyEconomy)
     initiative: int | None = None
     tiebreak: int = 0  # a second number that orders ties (Dex, Agility, a d20 roll)
     owner: str = ""  # d20 companions act on their owner's turn

@@ -9,6 +9,7 @@ always pass.
 from __future__ import annotations
 
 from engine.errors import RuleError
+from engine.ruleset import REGISTRY
 from engine.state import Fight
 from engine.text import is_id
 
@@ -18,8 +19,8 @@ MAX_COMBATANTS = 500  # engine.core.MAX_COMBATANTS (not imported: core imports t
 def validate_fight(fight: Fight) -> None:
     """Raise RuleError (one line, quoting nothing from the file) if the state could not have come from
     the engine: a malformed or repeated combatant id, an id at or past `next_id`, a turn order,
-    current turn, owner, condition source or duration naming something that is not an id, or more
-    combatants than a fight can hold."""
+    current turn, owner, condition source or duration naming something that is not an id, more
+    combatants than a fight can hold, or an economy that is not the fight's ruleset's own."""
     cs = fight.combatants
     if len(cs) > MAX_COMBATANTS:
         raise RuleError(f"The fight holds {len(cs)} combatants; at most {MAX_COMBATANTS} fit in one.")
@@ -32,6 +33,9 @@ def validate_fight(fight: Fight) -> None:
         if int(c.id[1:]) >= fight.next_id:
             raise RuleError(f"Combatant {c.id} has an id the fight has not handed out yet.")
         seen.add(c.id)
+        rs = REGISTRY.get(fight.ruleset)
+        if rs is not None and type(c.economy) is not rs.economy_type:
+            raise RuleError(f"{c.id}'s action economy is not one of {rs.title}'s.")
         if c.owner and not is_id(c.owner):
             raise RuleError(f"{c.id}'s owner is not a combatant id.")
         for k in c.conditions:

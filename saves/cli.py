@@ -11,6 +11,7 @@ import datetime as dt
 import sys
 from pathlib import Path
 
+from saves import format as fmt
 from saves.errors import LockedError, SaveError
 from saves.export import export_json, export_markdown, printable
 
@@ -80,7 +81,8 @@ def cmd_check(args: argparse.Namespace) -> int:
             _err(str(exc))
             return 1
         damage = exc
-    damaged = damage is not None or bool(s.notices)
+    # an older format read through its upgrade is no damage: the notice is shown, the file is fine
+    damaged = damage is not None or len(s.notices) > (s.read_format != fmt.FORMAT)
     if damaged and repair:
         try:
             fixed = Session.open(path, repair=True)

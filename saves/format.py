@@ -23,10 +23,11 @@ from msgspec import UNSET, UnsetType
 from msgspec.structs import astuple, fields, replace
 
 from engine.dice import Rng
-from engine.state import Combatant, Condition, Duration, Fight
+from engine.ruleset import REGISTRY
+from engine.state import ECONOMY_TYPES, AnyEconomy, Combatant, Condition, Duration, Economy, Fight, economy_hook
 
 MAGIC = b"\x89FRACAS\n"  # a non-ASCII first byte and a newline: text-mode transfers show up at once
-FORMAT = 1  # the save format this version writes; it reads this one and older ones (UPGRADES)
+FORMAT = 2  # the save format this version writes; it reads this one and older ones (UPGRADES)
 EXTENSION = ".fracas"
 
 MAX_COMBATANTS = 500  # engine.core.MAX_COMBATANTS (a test keeps them equal): a longer list is refused unread
@@ -186,20 +187,70 @@ def app_version() -> str:
 
 # --- upgrades ---------------------------------------------------------------------------------
 
-# UPGRADES[v](kind, record) turns one record of format v, decoded to plain msgpack data (dicts, lists,
-# str, int...), into the same record in format v+1. An old file is read record by record through the
-# chain, then converted to the current types. Format 1 is the first format, so the chain is empty
-# today; docs/save-format.md says when to add a step.
-Upgrade = Callable[[int, Any], tuple[int, Any]]
-UPGRADES: dict[int, Upgrade] = {}
+# UPGRADES[v](kind, record, context) turns one record of format v, decoded to plain msgpack data (dicts,
+# lists, str, int...), into the same record in format v+1. An old file is read record by record through
+# the chain, then converted to the current types. `context` is one dict per file, shared by its records:
+# an upgrade that needs what the header said (its ruleset) puts it there when it upgrades the header,
+# which is always read first. docs/save-format.md says when to add a step.
+Upgrade = Callable[[int, Any, dict[str, Any]], tuple[int, Any]]
 
 
-def upgrade(kind: int, record: Any, version: int) -> tuple[int, Any]:
+def _v1_economy(e: Any, ctx: dict[str, Any]) -> Any:
+    """Format 1's one Economy of every ruleset's fields -> the header's ruleset's own struct: its tag
+    and only the fields it has (the others were never set by that ruleset and stay at defaults)."""
+    if not isinstance(e, dict):
+        return e  # not an economy at all: the conversion after the upgrade says so
+    tag, names = ctx["economy"]
+    return {"type": tag, **{k: v for k, v in e.items() if k in names}}
+
+
+def _v1_combatant(c: Any, ctx: dict[str, Any]) -> None:
+    # format 1 left an all-default Economy out; format 2 always needs the ruleset's own (the base
+    # Economy, a combatant's default, has none of the ruleset's fields)
+    if isinstance(c, dict):
+        c["economy"] = _v1_economy(c.get("economy", {}), ctx)
+
+
+def _v1_fight(f: Any, ctx: dict[str, Any]) -> None:
+    if isinstance(f, dict) and isinstance(f.get("combatants"), list):
+        for c in f["combatants"]:
+            _v1_combatant(c, ctx)
+
+
+def _v1_to_v2(kind: int, record: Any, ctx: dict[str, Any]) -> tuple[int, Any]:
+    """Format 1 -> 2: each ruleset's economy is its own tagged struct (issue 12)."""
+    if not isinstance(record, dict):
+        return kind, record
+    if kind == HEADER:
+        rs = REGISTRY.get(record.get("ruleset"))  # type: ignore[arg-type]
+        cls = rs.economy_type if rs is not None else Economy  # unknown: refused once the header is read
+        ctx["economy"] = (cls.__struct_config__.tag, frozenset(f.name for f in fields(cls)))
+        _v1_fight(record.get("root"), ctx)
+    elif kind == STEP:
+        if "economy" not in ctx:
+            raise FormatProblem("a step before the header")
+        _v1_fight(record.get("s"), ctx)
+        delta = record.get("d")
+        if isinstance(delta, dict):
+            for x in delta.get("l") or ():
+                _v1_combatant(x, ctx)
+            for p in delta.get("p") or ():
+                for one in (p.get("s") or ()) if isinstance(p, dict) else ():
+                    if isinstance(one, dict) and one.get("f") == "economy":
+                        one["v"] = _v1_economy(one.get("v"), ctx)
+    return kind, record
+
+
+UPGRADES: dict[int, Upgrade] = {1: _v1_to_v2}
+
+
+def upgrade(kind: int, record: Any, version: int, context: dict[str, Any] | None = None) -> tuple[int, Any]:
+    ctx = {} if context is None else context
     for v in range(version, FORMAT):
         step = UPGRADES.get(v)
         if step is None:
             raise FormatProblem(f"no upgrade from save format {v} to {v + 1}")
-        kind, record = step(kind, record)
+        kind, record = step(kind, record, ctx)
     if kind == HEADER and isinstance(record, dict):
         record = {**record, "format": FORMAT}
     return kind, record
@@ -263,6 +314,29 @@ def _check_ids(v: Any) -> None:
         _check_id(x)
 
 
+def _check_economy(v: Any) -> None:
+    """An economy's values, by its own struct (the declared type is only the AnyEconomy marker)."""
+    c = struct_checker(type(v))
+    if c is not None:
+        c(v)
+
+
+def check_economies(f: Fight, cs: Any = None) -> None:
+    """Every combatant (of `cs`, default all) holds the economy of the fight's own ruleset: the rules
+    read its fields, and another ruleset's (or the bare base) would have none of them."""
+    rs = REGISTRY.get(f.ruleset)
+    if rs is None:
+        return  # an unknown ruleset is refused by the reader with its own message
+    want = rs.economy_type
+    for c in f.combatants if cs is None else cs:
+        if type(c.economy) is not want:
+            got = c.economy.__struct_config__.tag if isinstance(c.economy, msgspec.Struct) else "?"
+            raise FormatProblem(
+                f"combatant {_shown(c.id)} holds a '{got}' economy in a {f.ruleset} fight "
+                f"(its economy is '{want.__struct_config__.tag}')"
+            )
+
+
 _BY_KIND: dict[str, Check] = {"id": _check_id, "ref": _check_ref, "ids": _check_ids}
 _STRUCT_CHECKS: dict[type, Check | None] = {}
 
@@ -275,6 +349,8 @@ def _checker(t: Any) -> Check | None:
         return _check_int
     if isinstance(t, mi.StructType):
         return struct_checker(t.cls)
+    if isinstance(t, mi.CustomType) and t.cls is AnyEconomy:
+        return _check_economy
     if isinstance(t, mi.VarTupleType | mi.ListType | mi.FrozenSetType | mi.SetType):
         item = _checker(t.item_type)
         if item is None:
@@ -371,6 +447,7 @@ def check_fight(f: Fight) -> None:
         if check is not None:
             check(f)
         check_ids(f)
+        check_economies(f)
     except RecursionError:
         raise FormatProblem("the state is nested too deeply") from None
 
@@ -527,6 +604,9 @@ class Codec:
         after = replace(before, **changes) if changes else before
         if whole:
             check_ids(after)
+            check_economies(after)
+        elif delta.patch:
+            check_economies(after, [after.combatants[p.i] for p in delta.patch])
         return after
 
     @staticmethod
@@ -541,7 +621,7 @@ class Codec:
 
 _FIGHT_FIELDS = tuple(f.name for f in fields(Fight))
 _COMBATANT_FIELDS = tuple(f.name for f in fields(Combatant))
-_CODECS: dict[tuple[tuple[type, ...], tuple[type, ...]], Codec] = {}
+_CODECS: dict[tuple[tuple[type, ...], ...], Codec] = {}
 
 
 def codec() -> Codec:
@@ -551,7 +631,7 @@ def codec() -> Codec:
 
     cu = command_union()  # imports the rulesets, which register their own types
     eu = event_union()
-    key = (tuple(COMMAND_TYPES), tuple(EVENT_TYPES))
+    key = (tuple(COMMAND_TYPES), tuple(EVENT_TYPES), tuple(ECONOMY_TYPES.values()))
     c = _CODECS.get(key)
     if c is None:
         c = _CODECS[key] = _build(cu, eu, key)
@@ -561,12 +641,13 @@ def codec() -> Codec:
 _OPTS: dict[str, Any] = {"frozen": True, "gc": False, "omit_defaults": True}
 
 
-def _setters(prefix: str, of: type, skip: str) -> dict[str, type]:
-    """One tagged struct per field of `of`: {"f": field name, "v": value of that field's type}."""
+def _setters(prefix: str, of: type, skip: str, economy: Any = None) -> dict[str, type]:
+    """One tagged struct per field of `of`: {"f": field name, "v": value of that field's type}; an
+    economy's as the union of the economies registered now, so a delta decodes it with no hook."""
     return {
         f.name: msgspec.defstruct(
             f"{prefix}_{f.name}",
-            [("v", f.type)],
+            [("v", economy if f.type is AnyEconomy and economy is not None else f.type)],
             tag_field="f",
             tag=f.name,
             namespace={"name": f.name},
@@ -577,9 +658,10 @@ def _setters(prefix: str, of: type, skip: str) -> dict[str, type]:
     }
 
 
-def _build(cu: Any, eu: Any, key: tuple[tuple[type, ...], tuple[type, ...]]) -> Codec:
+def _build(cu: Any, eu: Any, key: tuple[tuple[type, ...], ...]) -> Codec:
     fight_setters = _setters("SetFight", Fight, "combatants")
-    combatant_setters = _setters("SetCombatant", Combatant, "id")
+    economies = Union[tuple(ECONOMY_TYPES.values())]  # type: ignore[valid-type]  # noqa: UP007
+    combatant_setters = _setters("SetCombatant", Combatant, "id", economies)
     fight_set = Union[tuple(fight_setters.values())]  # type: ignore[valid-type]  # noqa: UP007
     combatant_set = Union[tuple(combatant_setters.values())]  # type: ignore[valid-type]  # noqa: UP007
     # lengths are checked from the array header, before any element is decoded (a list of a million
@@ -621,8 +703,8 @@ def _build(cu: Any, eu: Any, key: tuple[tuple[type, ...], tuple[type, ...]]) -> 
         fight_setters=fight_setters,
         combatant_setters=combatant_setters,
         encoder=msgspec.msgpack.Encoder(),
-        step_decoder=msgspec.msgpack.Decoder(step),
-        header_decoder=msgspec.msgpack.Decoder(Header),
+        step_decoder=msgspec.msgpack.Decoder(step, dec_hook=economy_hook),
+        header_decoder=msgspec.msgpack.Decoder(Header, dec_hook=economy_hook),
         move_decoder=msgspec.msgpack.Decoder(Move),
         position_decoder=msgspec.msgpack.Decoder(Position),
         fight_checks=_field_checks(Fight),

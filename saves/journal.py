@@ -28,6 +28,7 @@ import msgspec
 
 from engine import RuleError, get_ruleset
 from engine.history import History
+from engine.state import economy_hook
 from saves import format as fmt
 from saves.errors import LockedError, ReadOnlyError, SaveError
 
@@ -382,6 +383,7 @@ def _read_header(path: Path, payload: memoryview, at: int) -> tuple[fmt.Header, 
                 raise fmt.FormatProblem(_problem(exc)) from None
 
     else:
+        context: dict[str, Any] = {}  # what upgrades of later records need from the header (fmt.upgrade)
 
         def decode(kind: int, data: memoryview) -> Any:
             try:
@@ -391,7 +393,7 @@ def _read_header(path: Path, payload: memoryview, at: int) -> tuple[fmt.Header, 
             except Exception as exc:
                 raise fmt.FormatProblem(f"unreadable (format {version}): {_problem(exc)}") from None
             try:
-                new_kind, raw = fmt.upgrade(kind, raw, version)
+                new_kind, raw = fmt.upgrade(kind, raw, version, context)
             except fmt.FormatProblem:
                 raise
             except Exception as exc:  # old data an upgrade did not expect: a clean error, not a crash
@@ -399,7 +401,7 @@ def _read_header(path: Path, payload: memoryview, at: int) -> tuple[fmt.Header, 
             if new_kind != kind:
                 raise fmt.FormatProblem("an upgrade changed the record kind")
             try:
-                return msgspec.convert(raw, types[kind])
+                return msgspec.convert(raw, types[kind], dec_hook=economy_hook)
             except msgspec.ValidationError as exc:
                 raise fmt.FormatProblem(f"unreadable (format {version}): {exc}") from None
             except Exception as exc:

@@ -38,6 +38,7 @@ class Session:
         self.readonly = readonly
         self.notices: list[str] = []  # what opening the file had to tell the GM
         self.header: fmt.Header | None = None
+        self.read_format = fmt.FORMAT  # the save format the file was in when read (older ones upgrade)
         self._fd: int | None = None
         self._end = 0  # the file's length: every record so far, nothing after
         self._codec: fmt.Codec | None = None
@@ -107,6 +108,7 @@ class Session:
                     f"{loaded.torn} (the file itself was left as it is: open it for writing or run "
                     "`fracas check --repair` to remove it)"
                 )
+            s.read_format = loaded.version
             if loaded.version != fmt.FORMAT:
                 s.notices.append(f"an older save (format {loaded.version}), read through its upgrade")
             return s

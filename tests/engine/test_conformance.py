@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 
 from engine import History, RuleError, apply, command_union, core, event_union, get_ruleset, new_fight, ruleset_ids
 from engine import commands as C
-from engine.state import Duration, Fight
+from engine.state import Duration, Fight, economy_hook
 
 # every registered ruleset: a fifth one registered before collection is covered as well
 RULESETS = ruleset_ids()
@@ -38,7 +38,7 @@ SOAK = os.environ.get("FRACAS_SOAK") == "1"
 EXAMPLES = 500 if SOAK else 25
 STEPS = 120 if SOAK else 60
 
-FIGHT_DEC = msgspec.json.Decoder(Fight)
+FIGHT_DEC = msgspec.json.Decoder(Fight, dec_hook=economy_hook)
 COMMAND_DEC = msgspec.json.Decoder(command_union())
 EVENTS_DEC = msgspec.json.Decoder(tuple[event_union(), ...])  # type: ignore[valid-type]
 
@@ -338,8 +338,10 @@ def check_invariants(f: Fight) -> None:
         for p in c.health + c.resources:
             assert p.current >= 0 and p.max >= 0 and p.temp >= 0, f"{c.name}: negative {p}"
             assert p.current <= p.max, f"{c.name}: {p.key} above its maximum: {p}"
-        for name in ECONOMY_COUNTS:
-            assert getattr(c.economy, name) >= 0, f"{c.name}: negative {name} in {c.economy}"
+        assert type(c.economy) is get_ruleset(f.ruleset).economy_type, f"{c.name}: {c.economy} is not its ruleset's"
+        for name in ECONOMY_COUNTS:  # the counts this ruleset's economy has (each has only its own)
+            n = getattr(c.economy, name, 0)
+            assert n >= 0, f"{c.name}: negative {name} in {c.economy}"
         for x in c.conditions:
             assert x.level >= 1
             assert x.duration.count >= 0

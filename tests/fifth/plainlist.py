@@ -50,16 +50,25 @@ class Shoved(E.Event, tag="plain_shoved"):
         return f"{self.name} shoves {self.target_name} to the ground"
 
 
+class PlainEconomy(Economy, frozen=True, gc=False, omit_defaults=True, tag="plainlist"):
+    """Plain list's own economy: the turn's action and the reaction (`done` and `used` come from the
+    shared base). `register_ruleset` registers it through `PlainList.economy_type`."""
+
+    actions: int = 0
+    reactions: int = 0
+
+
 COMMANDS: tuple[type[C.Command], ...] = (Shove,)
 EVENTS: tuple[type[E.Event], ...] = (Shoved,)
 
 
-def _turn_economy() -> Economy:
-    return Economy(actions=1, reactions=1)
+def _turn_economy() -> PlainEconomy:
+    return PlainEconomy(actions=1, reactions=1)
 
 
 class PlainList(Ruleset):
     id = ID
+    economy_type = PlainEconomy
     title = "Plain list"
     summary = (
         "A plain initiative list, highest first (ties in the order added). On its turn a combatant has "
@@ -90,7 +99,7 @@ class PlainList(Ruleset):
             value = dice[0] if dice else dict(c.stats).get("init", 10)
             if abs(value) > 10_000:
                 raise RuleError(f"{value} is not a believable initiative.")
-            f = put(f, replace(c, initiative=value, economy=Economy(reactions=1)))
+            f = put(f, replace(c, initiative=value, economy=PlainEconomy(reactions=1)))
             ev.append(E.InitiativeRolled(c.id, c.name, value, None, "(typed in)" if dice else ""))
         f = replace(f, order=self._sorted(f, tuple(c.id for c in f.combatants)), round=1, phase=0)
         ev.append(E.OrderSet(tuple(f.get(x).name for x in f.order)))
@@ -118,7 +127,7 @@ class PlainList(Ruleset):
 
     def joined(self, f: Fight, c: Combatant, ev: Events) -> Fight:
         value = dict(c.stats).get("init", 10)
-        f = put(f, replace(c, initiative=value, economy=Economy(reactions=1)))
+        f = put(f, replace(c, initiative=value, economy=PlainEconomy(reactions=1)))
         ev.append(E.InitiativeRolled(c.id, c.name, value, None, "(joined)"))
         return self.reorder(replace(f, order=f.order + (c.id,)))
 

@@ -13,7 +13,7 @@ import pytest
 
 from engine import commands as C
 from engine import new_fight
-from engine.state import Fight
+from engine.state import Fight, economy_hook
 from saves import cli
 from saves import format as fmt
 from saves.session import Session
@@ -147,8 +147,8 @@ def test_export_json_round_trips(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert cli.cmd_export(ns(file=path, json=True, markdown=False, output=out)) == 0
     doc = json.loads(out.read_text())
     assert doc["cursor"] == s.history.cursor and len(doc["history"]) == len(s.history.nodes)
-    assert msgspec.convert(doc["state"], Fight) == s.state
-    assert msgspec.convert(doc["start"], Fight) == s.history.nodes[0].state
+    assert msgspec.convert(doc["state"], Fight, dec_hook=economy_hook) == s.state
+    assert msgspec.convert(doc["start"], Fight, dec_hook=economy_hook) == s.history.nodes[0].state
     undone = [n for n in doc["history"] if not n["current_line"]]
     assert len(undone) == 1 and undone[0]["command"] == {"cmd": "note", "text": "A wagon burns."}
     assert doc["history"][4]["events"][0]["text"].startswith("Bandit 1 takes")
@@ -169,8 +169,9 @@ def test_export_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert len(errors(capsys)) == 1
 
 
-def test_export_markdown_phases(capsys: pytest.CaptureFixture[str]) -> None:
-    golden = Path(__file__).resolve().parent / "golden" / "ninephase.fracas"
+@pytest.mark.parametrize("version", [1, 2])  # a format 1 file through its upgrade, and one of format 2
+def test_export_markdown_phases(version: int, capsys: pytest.CaptureFixture[str]) -> None:
+    golden = Path(__file__).resolve().parent / "golden" / f"v{version}" / "ninephase.fracas"
     assert cli.cmd_export(ns(file=golden, json=False, markdown=True, output=None)) == 0
     md = capsys.readouterr().out
     assert "### Phase 1" in md and "### Phase 4" in md

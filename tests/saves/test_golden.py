@@ -1,5 +1,11 @@
-"""The committed golden saves of format version 1 (one per ruleset, written by make_golden.py) must keep
-loading, and replaying their journal must give exactly the recorded history and state.
+"""The committed golden saves (one per ruleset and format version, written by make_golden.py into
+golden/v<format>/) must keep loading, and replaying their journal must give exactly the recorded history
+and state, with the whole undo history.
+
+Format 1 files are read through their upgrade (saves/format.py, UPGRADES): their facts were recorded
+as format 1 states, so each state read back is written back in format 1's form (`as_v1`: the one
+Economy of every ruleset's fields) and compared with them; a field the upgrade lost or misplaced
+changes that form and fails here.
 
 If this fails after an engine change, old save files no longer read as they did: make the change
 backwards compatible (new fields get defaults, tags and names never change) or add an upgrade step
@@ -16,11 +22,14 @@ import msgspec
 import pytest
 
 from engine import REGISTRY, command_union, event_union
-from engine.state import Fight
+from engine import commands as C
+from engine.state import Fight, economy_hook
+from saves import format as fmt
 from saves.session import Session
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 ROOT = Path(__file__).resolve().parents[2]
+VERSIONS = tuple(range(1, fmt.FORMAT + 1))  # every format ever written has its golden set
 
 
 def bundled() -> tuple[str, ...]:
@@ -31,6 +40,11 @@ def bundled() -> tuple[str, ...]:
 
 
 RULESETS = bundled()
+CASES = [(v, r) for v in VERSIONS for r in RULESETS]
+
+
+def folder(version: int) -> Path:
+    return GOLDEN / f"v{version}"
 
 
 def test_every_bundled_ruleset_has_a_golden_file_and_only_they() -> None:
@@ -38,10 +52,33 @@ def test_every_bundled_ruleset_has_a_golden_file_and_only_they() -> None:
     packages = {p.parent.name for p in (ROOT / "engine" / "rules").glob("*/__init__.py")}
     assert set(RULESETS) == packages, (RULESETS, packages)
     assert set(bundled()) == set(RULESETS), "a ruleset was bundled after collection"
-    for rules in RULESETS:
-        assert (GOLDEN / f"{rules}.fracas").is_file(), f"{rules}: no golden save (tests/saves/make_golden.py)"
-        assert (GOLDEN / f"{rules}.json").is_file(), f"{rules}: no golden expectation"
-    assert {p.stem for p in GOLDEN.glob("*.fracas")} == set(RULESETS)
+    assert {p.name for p in GOLDEN.iterdir() if p.is_dir()} == {f"v{v}" for v in VERSIONS}
+    for version in VERSIONS:
+        for rules in RULESETS:
+            assert (folder(version) / f"{rules}.fracas").is_file(), f"v{version} {rules}: no golden save"
+            assert (folder(version) / f"{rules}.json").is_file(), f"v{version} {rules}: no golden expectation"
+        assert {p.stem for p in folder(version).glob("*.fracas")} == set(RULESETS)
+
+
+# format 1's Economy: its fields in their order (its JSON form, which the digests of format 1 hash)
+V1_ECONOMY = (
+    "actions", "bonus", "move", "reactions", "parries", "defensive", "gambit", "master", "used", "phases",
+    "speed", "done", "ready", "dodging", "disengaged", "attacks", "attack_option",
+)  # fmt: skip
+
+
+def as_v1(state: Fight) -> Any:
+    """`state` as format 1 held it (plain JSON data): every ruleset's economy back in the one Economy."""
+    raw = msgspec.json.decode(msgspec.json.encode(state))
+    for c in raw.get("combatants", ()):
+        e = c.get("economy")
+        if e is None:
+            continue
+        assert set(e) - {"type"} <= set(V1_ECONOMY), f"{sorted(e)}: a field format 1 did not have"
+        # the engine always gave a combatant an Economy of its own, which format 1 wrote even when all
+        # its fields were defaults (msgspec leaves out only the default instance itself)
+        c["economy"] = {"type": "economy", **{k: e[k] for k in V1_ECONOMY if k in e}}
+    return raw
 
 
 class ExpectedNode(msgspec.Struct):
@@ -56,12 +93,12 @@ class Expected(msgspec.Struct):
     format: int
     cursor: int
     nodes: list[ExpectedNode]
-    start: Fight
-    state: Fight
+    start: Any  # plain data: a state of that format (see `same`)
+    state: Any
 
 
-def load_expected(rules: str) -> Expected:
-    raw = msgspec.json.decode((GOLDEN / f"{rules}.json").read_bytes(), type=Expected)
+def load_expected(version: int, rules: str) -> Expected:
+    raw = msgspec.json.decode((folder(version) / f"{rules}.json").read_bytes(), type=Expected)
     commands = msgspec.json.Decoder(command_union() | None)  # type: ignore[operator]
     events = msgspec.json.Decoder(list[event_union()])  # type: ignore[misc]
     for node in raw.nodes:
@@ -70,50 +107,65 @@ def load_expected(rules: str) -> Expected:
     return raw
 
 
-def digest(state: Fight) -> str:
-    return hashlib.sha256(msgspec.json.encode(state)).hexdigest()[:16]
+def digest(state: Fight, version: int) -> str:
+    data = msgspec.json.encode(as_v1(state) if version == 1 else state)
+    return hashlib.sha256(data).hexdigest()[:16]
 
 
-@pytest.mark.parametrize("rules", RULESETS)
-def test_golden_save_loads_and_replays(rules: str, tmp_path: Path) -> None:
-    golden = GOLDEN / f"{rules}.fracas"
+def same(state: Fight, want: Any, version: int) -> bool:
+    """`state` (read now) is the recorded one: in format 1's form for a format 1 file, else decoded."""
+    if version == 1:
+        return as_v1(state) == want
+    return state == msgspec.convert(want, Fight, dec_hook=economy_hook)
+
+
+@pytest.mark.parametrize(("version", "rules"), CASES)
+def test_golden_save_loads_and_replays(version: int, rules: str, tmp_path: Path) -> None:
+    golden = folder(version) / f"{rules}.fracas"
     before = golden.read_bytes()
-    exp = load_expected(rules)
+    exp = load_expected(version, rules)
+    assert exp.format == version
     s = Session.open(golden, readonly=True)
     assert golden.read_bytes() == before
-    assert s.notices == []
-    assert s.header is not None and s.header.format == exp.format == 1 and s.header.ruleset == rules
+    if version == fmt.FORMAT:
+        assert s.notices == []
+    else:
+        assert s.notices == [f"an older save (format {version}), read through its upgrade"]
+    # the header read back says the format it is now in: an older one was upgraded record by record
+    assert s.header is not None and s.header.format == fmt.FORMAT and s.header.ruleset == rules
+    for node in s.history.nodes:
+        assert all(type(c.economy) is REGISTRY[rules].economy_type for c in node.state.combatants)
     h = s.history
     assert len(h.nodes) == len(exp.nodes) and h.cursor == exp.cursor
     for i, (node, want) in enumerate(zip(h.nodes, exp.nodes, strict=True)):
         assert node.parent == want.parent and node.redo == want.redo, f"node {i}: links"
         assert node.command == want.command, f"node {i}: command"
         assert node.events == tuple(want.events), f"node {i}: events"
-        assert digest(node.state) == want.state, f"node {i}: state"
-    assert h.nodes[0].state == exp.start
-    assert s.state == exp.state
+        assert digest(node.state, version) == want.state, f"node {i}: state"
+    assert same(h.nodes[0].state, exp.start, version)
+    assert same(s.state, exp.state, version)
     assert len(h.nodes) > len(h.path()), "the golden file should hold an abandoned branch"
 
 
-@pytest.mark.parametrize("rules", RULESETS)
-def test_golden_save_plays_on(rules: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("version", "rules"), CASES)
+def test_golden_save_plays_on(version: int, rules: str, tmp_path: Path) -> None:
     """A copy opened for writing: undo reaches the start of the fight, redo comes back, and new
-    records append after the old ones."""
+    records append after the old ones (an older format's file is rewritten in the current format
+    first, as the session does, and keeps its whole history)."""
     copy = tmp_path / f"{rules}.fracas"
-    shutil.copyfile(GOLDEN / f"{rules}.fracas", copy)
-    exp = load_expected(rules)
+    shutil.copyfile(folder(version) / f"{rules}.fracas", copy)
+    exp = load_expected(version, rules)
     s = Session.open(copy)
     depth = len(s.history.path()) - 1
     while s.undo() is not None:
         pass
-    assert s.state == exp.start
+    assert same(s.state, exp.start, version)
     for _ in range(depth):
         assert s.redo() is not None
-    assert s.state == exp.state
-    from engine import commands as C
-
+    assert same(s.state, exp.state, version)
     s.apply(C.Note(text="played on in a newer Fracas"))
     s.close()
     back = Session.open(copy, readonly=True)
+    assert back.header is not None and back.header.format == fmt.FORMAT
     assert back.history.nodes[-1].command == C.Note(text="played on in a newer Fracas")
     assert len(back.history.nodes) == len(exp.nodes) + 1

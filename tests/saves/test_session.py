@@ -406,20 +406,21 @@ def test_old_format_goes_through_the_upgrade_chain(tmp_path: Path, monkeypatch: 
     s = started(path)
     s.apply(C.Note(text="written in format one"))
     s.close()
-    v1 = path.read_bytes()
+    v1 = path.read_bytes()  # the current format, read as if a newer Fracas had come since
+    now = fmt.FORMAT
     seen: list[int] = []
 
-    def one_to_two(kind: int, record: Any) -> tuple[int, Any]:
+    def one_to_two(kind: int, record: Any, context: dict[str, Any]) -> tuple[int, Any]:
         seen.append(kind)
         if kind == fmt.STEP and record["c"].get("cmd") == "note":
             record["c"]["text"] = record["c"]["text"].upper()  # what a real upgrade would reshape
         return kind, record
 
-    monkeypatch.setattr(fmt, "FORMAT", 2)
-    monkeypatch.setitem(fmt.UPGRADES, 1, one_to_two)
+    monkeypatch.setattr(fmt, "FORMAT", now + 1)
+    monkeypatch.setitem(fmt.UPGRADES, now, one_to_two)
     ro = Session.open(path, readonly=True)
     assert ro.history.nodes[-1].command == C.Note(text="WRITTEN IN FORMAT ONE")
-    assert "format 1" in ro.notices[0] and fmt.HEADER in seen and fmt.STEP in seen
+    assert f"format {now}" in ro.notices[0] and fmt.HEADER in seen and fmt.STEP in seen
     assert path.read_bytes() == v1
     w = Session.open(path)  # writing: the file is rewritten in the new format, the old one kept
     assert "upgraded" in w.notices[0]
@@ -428,15 +429,15 @@ def test_old_format_goes_through_the_upgrade_chain(tmp_path: Path, monkeypatch: 
     w.close()
     seen.clear()
     back = Session.open(path, readonly=True)
-    assert back.header is not None and back.header.format == 2 and not seen and back.notices == []
+    assert back.header is not None and back.header.format == now + 1 and not seen and back.notices == []
     assert back.history.nodes[-2].command == C.Note(text="WRITTEN IN FORMAT ONE")
 
 
 def test_missing_upgrade_is_a_clean_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "f.fracas"
     started(path).close()
-    monkeypatch.setattr(fmt, "FORMAT", 2)
-    with pytest.raises(SaveError, match="no upgrade"):
+    monkeypatch.setattr(fmt, "FORMAT", fmt.FORMAT + 1)
+    with pytest.raises(SaveError, match=f"no upgrade from save format {fmt.FORMAT - 1} to {fmt.FORMAT}"):
         Session.open(path, readonly=True)
 
 
@@ -492,10 +493,11 @@ def test_a_failing_upgrade_is_a_clean_error(tmp_path: Path, monkeypatch: pytest.
     path = tmp_path / "f.fracas"
     started(path).close()
 
-    def broken(kind: int, record: Any) -> tuple[int, Any]:
+    def broken(kind: int, record: Any, context: dict[str, Any]) -> tuple[int, Any]:
         return kind, record["no such key"]
 
-    monkeypatch.setattr(fmt, "FORMAT", 2)
-    monkeypatch.setitem(fmt.UPGRADES, 1, broken)
-    with pytest.raises(SaveError, match="cannot upgrade from format 1"):
+    now = fmt.FORMAT
+    monkeypatch.setattr(fmt, "FORMAT", now + 1)
+    monkeypatch.setitem(fmt.UPGRADES, now, broken)
+    with pytest.raises(SaveError, match=f"cannot upgrade from format {now}"):
         Session.open(path, readonly=True)

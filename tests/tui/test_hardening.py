@@ -10,7 +10,7 @@ import pytest
 
 from engine import commands as C
 from engine.rules.ninephase import catalog as K
-from engine.state import ActivitySpec, Fight
+from engine.state import ActivitySpec, Fight, economy_hook
 from saves.session import Session
 from tests.tui.support import app_on, cid, demo_session, dialog_error, main_screen, notifications, of, select, sync
 from tui.dialogs import NoteDialog, RemoveConditionDialog
@@ -99,7 +99,7 @@ def renamed(f: Fight, old: str, new: str) -> Fight:
     """The fight with combatant id `old` changed to `new` everywhere it is referred to, as a file
     written by something else could have it (bypassing the engine, which makes ids like c1)."""
     raw = msgspec.json.encode(f).replace(msgspec.json.encode(old), msgspec.json.encode(new))
-    return msgspec.json.decode(raw, type=Fight)
+    return msgspec.json.decode(raw, type=Fight, dec_hook=economy_hook)
 
 
 async def back_to_main(pilot) -> None:  # type: ignore[no-untyped-def]

@@ -8,7 +8,7 @@ import msgspec
 
 from engine import commands as C
 from engine import new_fight
-from engine.state import Fight
+from engine.state import Fight, economy_hook
 from saves.session import Session
 from tests.tui.support import app_on, demo_session, main_screen, notifications, pane_text, select, sync
 from tui.text import clean, literal
@@ -51,7 +51,7 @@ async def test_names_and_notes_render_literally_everywhere(tmp_path: Path) -> No
     raw = raw.replace(b'"Placeholder"', msgspec.json.encode(ESCAPE)).replace(
         msgspec.json.encode(PLAIN_NOTE), msgspec.json.encode(NOTE)
     )
-    hostile = msgspec.json.decode(raw, type=Fight)
+    hostile = msgspec.json.decode(raw, type=Fight, dec_hook=economy_hook)
     s = Session.memory(hostile)
     app = app_on(s, tmp_path)
     async with app.run_test(size=(160, 48)) as pilot:

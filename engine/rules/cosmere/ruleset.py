@@ -15,6 +15,7 @@ from engine.dice import roll
 from engine.errors import RuleError
 from engine.mechanics import GivenRolls, roll_or_given
 from engine.rules.cosmere import combat as X
+from engine.rules.cosmere.economy import CosmereEconomy
 from engine.ruleset import (
     ActionInfo,
     EconomyItem,
@@ -33,7 +34,7 @@ from engine.ruleset import (
     skip_turn,
     yes_no,
 )
-from engine.state import Combatant, Condition, Duration, Economy, Fight, Pool, put, set_pool
+from engine.state import Combatant, Condition, Duration, Fight, Pool, put, set_pool
 
 PHASES = ("Fast PC turns", "Fast NPC turns", "Slow PC turns", "Slow NPC turns")
 # the actions a turn gives: a fast turn 2, a slow one 3 (an undecided turn is counted as slow)
@@ -76,6 +77,7 @@ def _phase_of(c: Combatant, speed: str) -> int:
 
 class Cosmere(Ruleset):
     id = "cosmere"
+    economy_type = CosmereEconomy
     title = "Cosmere"
     summary = "Fast (2 actions) or slow (3 actions) turns; fast PCs, fast NPCs, slow PCs, slow NPCs."
     stats = (
@@ -125,7 +127,7 @@ class Cosmere(Ruleset):
             if c.id not in given:
                 rng = rng2
             ev.append(E.InitiativeRolled(c.id, c.name, r.total, r, "(d20 for ties of Speed)"))
-            econ = Economy(reactions=0 if c.id in surprised else 1)
+            econ = CosmereEconomy(reactions=0 if c.id in surprised else 1)
             cs.append(replace(c, tiebreak=r.total, economy=econ))
         f = replace(f, combatants=tuple(cs), rng=rng, round=1, phase=0)
         f = add_surprise(f, cmd.surprised, ev, "no reaction at the start of combat")
@@ -138,7 +140,7 @@ class Cosmere(Ruleset):
         # for ties of Speed, as everyone else rolled at the start
         r, rng = roll("1d20", f.rng)
         ev.append(E.InitiativeRolled(c.id, c.name, r.total, r, "(d20 for ties of Speed)"))
-        return put(replace(f, rng=rng), replace(c, tiebreak=r.total, economy=Economy(reactions=1)))
+        return put(replace(f, rng=rng), replace(c, tiebreak=r.total, economy=CosmereEconomy(reactions=1)))
 
     def suggested(self, f: Fight, phase: int) -> list[Combatant]:
         """Who may go in `phase`, in the suggested order: higher Speed first, then the d20 roll.

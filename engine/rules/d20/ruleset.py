@@ -16,6 +16,7 @@ from engine.dice import roll
 from engine.errors import RuleError
 from engine.mechanics import GivenRolls
 from engine.rules.d20 import combat as X
+from engine.rules.d20.economy import D20Economy
 from engine.ruleset import (
     ActionInfo,
     EconomyItem,
@@ -34,7 +35,7 @@ from engine.ruleset import (
     skip_turn,
     yes_no,
 )
-from engine.state import Combatant, Condition, Economy, Fight, Pool, put
+from engine.state import Combatant, Condition, Fight, Pool, put
 
 CONDITIONS = {
     "Blinded": "Cannot see. Attacks against it have advantage; its own attacks have disadvantage.",
@@ -87,6 +88,7 @@ def initiative_mod(c: Combatant) -> int:
 
 class D20(Ruleset):
     id = "d20"
+    economy_type = D20Economy
     title = "d20"
     summary = "d20 + Dex initiative; move, action, bonus action, Gambit; one reaction a round."
     stats = (
@@ -142,7 +144,7 @@ class D20(Ruleset):
         rng = f.rng
         cs = []
         for c in f.combatants:
-            econ = Economy(reactions=1)
+            econ = D20Economy(reactions=1)
             if c.owner:
                 if c.id in given:
                     raise RuleError(f"{c.name} is a companion: it acts on its owner's initiative, no roll.")
@@ -191,7 +193,7 @@ class D20(Ruleset):
 
     def joined(self, f: Fight, c: Combatant, ev: Events) -> Fight:
         # joins with no initiative (bottom of the order) until the GM sets it
-        f = put(f, replace(c, economy=Economy(reactions=1), tiebreak=c.stat("dex", 10)))
+        f = put(f, replace(c, economy=D20Economy(reactions=1), tiebreak=c.stat("dex", 10)))
         return self.reorder(f)
 
     def left(self, f: Fight, cid: str, ev: Events) -> Fight:

@@ -15,6 +15,7 @@ from engine import commands as C
 from engine import events as E
 from engine.errors import RuleError
 from engine.rules.ninephase import catalog as K
+from engine.rules.ninephase.economy import NinePhaseEconomy
 from engine.ruleset import (
     ActionInfo,
     EconomyItem,
@@ -29,7 +30,7 @@ from engine.ruleset import (
     offer,
     yes_no,
 )
-from engine.state import ActivitySpec, Channel, Combatant, Economy, Fight, PhaseUse, Pool, put, set_pool
+from engine.state import ActivitySpec, Channel, Combatant, Fight, PhaseUse, Pool, put, set_pool
 
 ACTIONS = 3
 PHASES = 9
@@ -38,8 +39,8 @@ HEALTH = ("hp", "grit")
 CONDITIONS: dict[str, str] = {}
 
 
-def _fresh() -> Economy:
-    return Economy(actions=ACTIONS, reactions=1)
+def _fresh() -> NinePhaseEconomy:
+    return NinePhaseEconomy(actions=ACTIONS, reactions=1)
 
 
 def _close_channels(c: Combatant, phase: int) -> Combatant:
@@ -88,6 +89,7 @@ def _pools(stats: tuple[tuple[str, int], ...], old: tuple[Pool, ...]) -> tuple[P
 
 class NinePhase(Ruleset):
     id = "ninephase"
+    economy_type = NinePhaseEconomy
     title = "Nine-phase"
     summary = "Nine phases a round; 3 actions and 1 reaction a round; Master Actions; channels."
     stats = (
@@ -114,7 +116,7 @@ class NinePhase(Ruleset):
         c = super().restat(c, stats)
         return replace(c, resources=_pools(stats, c.resources))
 
-    def fresh_economy(self) -> Economy:
+    def fresh_economy(self) -> NinePhaseEconomy:
         return _fresh()
 
     def handlers(self) -> dict[type[C.Command], Handler]:

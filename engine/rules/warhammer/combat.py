@@ -26,8 +26,9 @@ from engine.commands import Command, Given, register_command
 from engine.dice import DiceRoll, Rng, roll
 from engine.errors import RuleError
 from engine.events import Event, register_event
+from engine.rules.warhammer.economy import WarhammerEconomy
 from engine.ruleset import get_ruleset
-from engine.state import Combatant, Condition, Economy, Fight, put, set_pool, set_stat
+from engine.state import Combatant, Condition, Fight, put, set_pool, set_stat
 
 # --- d100 reading -------------------------------------------------------------------------------
 
@@ -173,7 +174,7 @@ def may_deflect(c: Combatant) -> bool:
 # --- reactions ----------------------------------------------------------------------------------
 
 
-def spend_defence(c: Combatant, what: str, aware: bool | None = None) -> Economy:
+def spend_defence(c: Combatant, what: str, aware: bool | None = None) -> WarhammerEconomy:
     """The economy after one parry or dodge: a parry takes a bonus parry first (shield, off-hand,
     two-handed), then the reaction, then the fighting-defensively reaction; a dodge the reaction,
     then the fighting-defensively one. Raises if none is left or the combatant cannot react.

@@ -18,6 +18,7 @@ from engine import events as E
 from engine.dice import roll
 from engine.errors import RuleError
 from engine.rules.warhammer import combat as W
+from engine.rules.warhammer.economy import WarhammerEconomy
 from engine.ruleset import (
     ActionInfo,
     EconomyItem,
@@ -36,7 +37,7 @@ from engine.ruleset import (
     skip_turn,
     yes_no,
 )
-from engine.state import Combatant, Economy, Fight, Pool, put, set_pool
+from engine.state import Combatant, Fight, Pool, put, set_pool
 
 CONDITIONS = {
     "Surprised": "Caught unaware: cannot act or react, and attackers get +20 against it. Ends at "
@@ -76,6 +77,7 @@ def bonus_parries(c: Combatant) -> int:
 
 class Warhammer(Ruleset):
     id = "warhammer"
+    economy_type = WarhammerEconomy
     title = "Warhammer"
     summary = "d100 Initiative test, act by SL (ties to Agility); Fortune picks a slot; reactions."
     stats = (
@@ -213,7 +215,7 @@ class Warhammer(Ruleset):
             f = replace(f, phase=f.phase - 1 if f.phase > 0 else UNDER_WAY)
         return f
 
-    def _round_economy(self, c: Combatant, e: Economy) -> Economy:
+    def _round_economy(self, c: Combatant, e: WarhammerEconomy) -> WarhammerEconomy:
         # one reaction a round, and more for a talent or gear the GM notes as `extra_reactions`
         extra = max(0, min(c.stat("extra_reactions"), 10))
         # no action until its turn comes (the one it had, or lost, last round is gone)
