@@ -76,12 +76,21 @@ def _json(data: Any) -> str:
     return json.dumps(data, ensure_ascii=True, indent=2)
 
 
+def _plain(v: Any) -> str:
+    """A table value as a GM reads it: "str 14, dex 15", "embers 3", "fire, cold"."""
+    if isinstance(v, dict):
+        return ", ".join(f"{k} {_plain(x)}" for k, x in v.items())
+    if isinstance(v, list):
+        return ", ".join(" ".join(str(x) for x in i.values()) if isinstance(i, dict) else _plain(i) for i in v)
+    return str(v)
+
+
 def _show(sb: L.Statblock) -> list[str]:
     lines = [f"{sb.name}" + (f" ({sb.type})" if sb.type else "")]
     table = L.to_table(sb)
     for key in ("name", "type", "attacks", "weapons", "activities", "note"):
         table.pop(key, None)
-    lines += [f"  {k}: {v}" for k, v in table.items()]
+    lines += [f"  {k}: {_plain(v)}" for k, v in table.items()]
     lines += [f"  attack: {L.attack_label(sb, a)}" for a in L.attacks(sb)]
     if sb.note:
         lines += [f"  note: {x}" for x in sb.note.splitlines()]
