@@ -273,9 +273,9 @@ def test_a_few_hundred_creatures_import_quickly(tmp_path, folder, capsys):
 
 
 def test_user_entries_win_by_name_and_a_combatant_is_saved(folder):
-    mine = L.decode_entry("d20", {"name": "goblin skulker", "hp": 99})
+    mine = L.decode_entry("d20", {"name": "goblin", "hp": 99})
     S.save_statblocks("d20", [mine], folder)
-    e = S.find("d20", "Goblin Skulker", folder)
+    e = S.find("d20", "Goblin", folder)
     assert e.origin == "user" and e.statblock.hp == 99
     f, _ = apply(new_fight("d20", seed=1), C.AddCombatant("Ogg", stats=(("hp", 30), ("ac", 13))))
     S.save_combatant("d20", f.combatants[0], folder)
@@ -327,7 +327,7 @@ def test_cli_list_show_import(tmp_path, folder):
     d = ["--dir", str(folder)]
     code, out, _ = _cli("library", "list", "--rules", "warhammer", *d)
     assert code == 0 and "Bog Lurker" in out
-    code, out, _ = _cli("library", "show", "bugbear brute", "--rules", "d20", *d)
+    code, out, _ = _cli("library", "show", "bugbear", "--rules", "d20", *d)
     assert code == 0 and "Spiked Club +5, 2d6+3 bludgeoning" in out
     code, out, _ = _cli("library", "show", "Ghoul", "--rules", "warhammer", "--json", *d)
     assert json.loads(out)["wounds"] == 12
