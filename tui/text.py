@@ -78,3 +78,33 @@ def fit(text: Text, width: int) -> Text:
     else:
         t.pad_right(width - t.cell_len)
     return t
+
+
+def shorten_middle(text: Text, width: int) -> Text:
+    """A one-line name cut to `width` cells from the middle, keeping its end: copies stay apart
+    however long the name ("Hobgoblin Devastator Archer 2" in 22 cells is "Hobgoblin Dev…Archer 2").
+    The end kept is the last word and the copy's number when the name ends in one, else the last
+    third; a name that fits is returned as it is (a copy)."""
+    if text.cell_len <= width:
+        return text.copy()
+    if width <= 2:
+        out = text.copy()
+        out.truncate(max(0, width), overflow="ellipsis")
+        return out
+    plain = text.plain
+    words = plain.split(" ")
+    if len(words) > 1 and words[-1].isdigit():
+        tail = " ".join(words[-2:]) if len(words) > 2 else words[-1]
+        if len(tail) + 4 > width:  # no room for the word: keep the number at least
+            tail = " " + words[-1]
+    else:
+        tail = plain[-max(1, width // 3) :]
+    tail_len = len(tail)
+    head = text[: len(plain) - tail_len] if tail_len < len(plain) else Text()
+    head.truncate(max(1, width - 1 - Text(tail).cell_len))
+    head.rstrip()
+    out = head + Text("…") + text[len(plain) - tail_len :]
+    if out.cell_len > width:  # wide characters in the tail: fall back to a plain cut
+        out = text.copy()
+        out.truncate(width, overflow="ellipsis")
+    return out

@@ -1,0 +1,36 @@
+"""Long names stay apart (issue 14, item 5): cut from the middle, the copy's number kept."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+from rich.text import Text
+
+from tui.text import shorten_middle
+
+
+def test_copies_keep_their_number_and_last_word() -> None:
+    assert shorten_middle(Text("Hobgoblin Devastator Archer 2"), 22).plain == "Hobgoblin Dev…Archer 2"
+    assert shorten_middle(Text("Hobgoblin Devastator Archer 12"), 16).plain == "Hobgob…Archer 12"
+    assert shorten_middle(Text("Hobgoblin Devastator Archer 2"), 8).plain.endswith(" 2")
+    assert shorten_middle(Text("Goblin 3"), 20).plain == "Goblin 3"  # fits: as it is
+
+
+def test_styles_survive_the_cut() -> None:
+    t = Text("Hobgoblin Devastator Archer 2", style="bold red")
+    out = shorten_middle(t, 22)
+    assert all(span.style == "bold red" for span in out.spans) and out.spans
+
+
+@given(
+    st.lists(st.text("abcdefghij", min_size=1, max_size=12), min_size=1, max_size=5),
+    st.integers(1, 999),
+    st.integers(3, 40),
+)
+def test_never_wider_than_asked_and_copies_differ(words: list[str], n: int, width: int) -> None:
+    base = " ".join(words)
+    a = shorten_middle(Text(f"{base} {n}"), width).plain
+    b = shorten_middle(Text(f"{base} {n + 1}"), width).plain
+    assert len(a) <= width and len(b) <= width
+    if width >= len(str(n + 1)) + 4:  # room for "x… N": two copies never read the same
+        assert a != b, (a, b)
