@@ -112,7 +112,7 @@ def find(rid: str, name: str, folder: Path | None = None) -> Entry:
     """The entry of that name (case-insensitive), or a one-line LibraryError."""
     low = name.strip().casefold()
     for e in load(rid, folder):
-        if e.name_key == low:
+        if e.statblock.name.casefold() == low:
             return e
     raise LibraryError(f"No {rid} statblock called {shown(name)} in the library.")
 
