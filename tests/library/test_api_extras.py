@@ -167,3 +167,31 @@ def test_improved_initiatives_own_export_object_is_read(tmp_path):
     done = S.import_file(p, "d20", tmp_path / "data")
     assert [sb.name for sb in done.result.creatures] == ["Mire Toad"]
     assert L.attack_fields(done.result.creatures[0], done.result.creatures[0].attacks[0])["damage"] == "1d8+1"
+
+
+def test_the_issues_fight_party_four_goblins_and_a_bugbear_then_goblin_3_attacks(tmp_path):
+    pcs = [
+        L.decode_entry("d20", {"name": n, "hp": 20, "ac": 14, "kind": "pc", "side": "party"}) for n in ("Ayla", "Bren")
+    ]
+    S.add_to_party("d20", pcs, tmp_path)
+    f = new_fight("d20", seed=11)
+    for m in S.read_party("d20", tmp_path):
+        for cmd in S.member_commands("d20", m, [c.name for c in f.combatants]):
+            f, _ = apply(f, cmd)
+    goblin = S.find("d20", "goblin", tmp_path).statblock
+    bugbear = S.find("d20", "bugbear", tmp_path).statblock
+    for sb, n in ((goblin, 4), (bugbear, 1)):
+        cmds, _ = L.to_add(sb, n, "rolled", existing=[c.name for c in f.combatants])
+        for cmd in cmds:
+            f, _ = apply(f, cmd)
+    assert [c.name for c in f.combatants] == ["Ayla", "Bren", "Goblin 1", "Goblin 2", "Goblin 3", "Goblin 4", "Bugbear"]
+    f, _ = apply(f, C.StartFight())
+    g3 = next(c for c in f.combatants if c.name == "Goblin 3")
+    while f.current != g3.id:
+        f, _ = apply(f, C.NextTurn())
+    first = L.attacks(goblin)[0]
+    fields = L.attack_fields(goblin, first)
+    f, ev = apply(f, L.attack_command(goblin)(who=g3.id, target="c1", given=(20,), **fields))
+    rolled = next(e for e in ev if isinstance(e, X.AttackRolled))
+    assert rolled.label == "Jagged Knife" and rolled.outcome == "critical"
+    assert next(e for e in ev if isinstance(e, E.Damaged)).type == "piercing"
