@@ -5,6 +5,8 @@
     fracas demo RULES            a fresh copy of the bundled demo fight of RULES
     fracas script FILE --rules ID [--seed N] [--events | --summary]
     fracas list | check FILE [--repair] | export FILE (--json | --markdown) [-o OUT]
+    fracas view FILE             the players' view: follows the fight read-only (docs/view.md)
+    fracas serve FILE [--host H] [--port N]   the players' view in web browsers (textual-serve)
 
 Textual is imported only by the commands that open the app, so the script runner and the file tools
 start fast and work without a terminal.
@@ -27,7 +29,7 @@ import msgspec
 
 from engine.text import json_safe, terminal_safe
 
-SUBCOMMANDS = ("demo", "script", "list", "check", "export", "new")
+SUBCOMMANDS = ("demo", "script", "list", "check", "export", "new", "view", "serve")
 READ_ONLY = "--read-only"
 
 _EPILOG = """\
@@ -62,7 +64,7 @@ class _Parser(argparse.ArgumentParser):
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="fracas",
-        usage="fracas [-h] [FILE [--read-only] | {demo,new,script,list,check,export} ...]",
+        usage="fracas [-h] [FILE [--read-only] | {demo,new,script,list,check,export,view,serve} ...]",
         description="A combat tracker for tabletop RPG game masters.",
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -102,6 +104,14 @@ def _parser() -> argparse.ArgumentParser:
     fmt.add_argument("--json", action="store_true")
     fmt.add_argument("--markdown", action="store_true")
     e.add_argument("-o", "--output", type=Path, default=None)
+
+    v = sub.add_parser("view", help="the players' view of a fight: follows the file as the GM plays, read-only")
+    v.add_argument("file", type=Path)
+
+    w = sub.add_parser("serve", help="the players' view in web browsers (each browser its own read-only view)")
+    w.add_argument("file", type=Path)
+    w.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: the whole network)")
+    w.add_argument("--port", type=int, default=8000)
     return p
 
 
@@ -148,10 +158,85 @@ def _main(argv: list[str]) -> int:
         return _demo(args)
     if args.command == "new":
         return _new(args)
+    if args.command == "view":
+        return _view(args)
+    if args.command == "serve":
+        return _serve(args)
     from saves import cli as saves_cli
 
     handler = {"list": saves_cli.cmd_list, "check": saves_cli.cmd_check, "export": saves_cli.cmd_export}
     return int(handler[args.command](args))
+
+
+# --- the players' view ------------------------------------------------------------------------
+
+
+def _viewable(path: Path) -> str:
+    """Why the file cannot be followed ("" = it can): checked before any screen or server starts."""
+    from saves import journal
+    from saves.errors import SaveError
+
+    try:
+        journal.read_header(path)
+    except SaveError as exc:
+        return str(exc)
+    return ""
+
+
+def _view(args: argparse.Namespace) -> int:
+    why = _viewable(args.file)
+    if why:
+        _say(why)
+        return 1
+    from tui.view import ViewApp
+
+    app = ViewApp(args.file)
+    app.run()
+    return int(app.return_code or 0)
+
+
+def lan_address() -> str:
+    """This machine's address on the local network (what players' phones open), else the loopback."""
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+            sock.connect(("192.0.2.1", 9))  # a UDP connect sends nothing: it only picks the route
+            return str(sock.getsockname()[0])
+    except OSError:
+        return "127.0.0.1"
+
+
+def serve_url(host: str, port: int) -> str:
+    shown = lan_address() if host in ("0.0.0.0", "::", "") else host
+    if ":" in shown:
+        shown = f"[{shown}]"  # an IPv6 address in a URL
+    return f"http://{shown}:{port}"
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import shlex
+
+    why = _viewable(args.file)
+    if why:
+        _say(why)
+        return 1
+    if not 1 <= args.port <= 65535:
+        _say(f"--port takes 1 to 65535, not {args.port}")
+        return 2
+    try:
+        from textual_serve.server import Server
+    except ImportError:
+        _say("fracas serve needs the textual-serve package: pip install textual-serve")
+        return 1
+    path = args.file.resolve()
+    # each browser that connects gets its own process of this command: the read-only view
+    command = shlex.join([sys.executable, "-m", "tui.cli", "view", str(path)])
+    url = serve_url(args.host, args.port)
+    print(terminal_safe(f"Players' view of {path.name}: open {url} in a browser (Ctrl+C stops it)"), flush=True)
+    server = Server(command, host=args.host, port=args.port, title="Fracas", public_url=url)
+    server.serve()
+    return 0
 
 
 # --- the app ----------------------------------------------------------------------------------
