@@ -50,8 +50,10 @@ NEEDS_SELECTION = {
     "use",
     "initiative",
     "resource",
+    "hide",
 }
 CHANGES = NEEDS_SELECTION | {"start", "next", "add", "roll", "note", "end_fight", "undo", "redo", "dice_setting"}
+CHANGES |= {"view_setting"}
 CHANGES |= {"attack"}
 CHANGES |= OWN  # every ruleset's own action changes the fight
 
@@ -491,6 +493,20 @@ class MainScreen(Screen[None]):
 
     def action_dice_setting(self) -> None:
         self._dialog("DiceSettingDialog")
+
+    def action_hide(self) -> None:
+        """Hide the selected combatant from the players' view, or reveal it (an undoable edit)."""
+        from tui.view_dialogs import hide_command
+
+        c = self._selected()
+        if c is not None:
+            self.fracas.try_commit(hide_command(c), announce=True)
+
+    def action_view_setting(self) -> None:
+        from tui.view_dialogs import ViewSettingDialog
+
+        self.fracas.expect_dialog()
+        self.app.push_screen(ViewSettingDialog())
 
     def action_remove(self) -> None:
         c = self._selected()

@@ -33,11 +33,10 @@ from engine.state import Combatant, Condition, Fight
 from engine.text import terminal_safe
 from saves.follow import Follower
 from tui.text import clean, literal
-from tui.views import ordered, remaining
+from tui.views import HIDDEN, ordered, remaining
 
 log = logging.getLogger("fracas.view")
 
-HIDDEN = "hidden"  # the combatant flag the GM sets to keep someone off the players' view
 POLL_SECONDS = 0.1  # a stat a poll: ~10 µs idle, so a new record shows within ~0.1 s (docs/view.md)
 LOG_LINES = 6
 

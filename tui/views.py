@@ -44,6 +44,7 @@ ROLES = (
 )
 
 Styles = Mapping[str, Style]
+HIDDEN = "hidden"  # the combatant flag that keeps it off the players' view (tui/view.py)
 PLAIN: Styles = {r: Style() for r in ROLES}
 
 
@@ -87,6 +88,9 @@ def name_text(c: Combatant, st: Styles) -> Text:
         t.stylize("bold")
     if c.down:
         t.stylize(st["down"])
+    if HIDDEN in c.flags:  # kept off the players' view (tui/view.py): the GM sees it, marked
+        t.stylize("italic")
+        t.append(" (hidden)", style=st["dim"])
     return t
 
 
