@@ -48,6 +48,12 @@ class AddCombatant(Command, tag="add"):
     resist: tuple[str, ...] = ()
     vulnerable: tuple[str, ...] = ()
     note: str = ""
+    # a library statblock (engine.library's JSON of it), kept by every copy: its attacks and actions
+    # stay one key away, whatever later happens to the library
+    statblock: str = ""
+    # per copy, stats that replace the shared ones (health rolled for each Goblin): empty, or one
+    # entry per copy; one command, so adding "Goblin x4" with rolled health is one undo step
+    copies: tuple[tuple[tuple[str, int], ...], ...] = ()
 
 
 class RemoveCombatant(Command, tag="remove"):

@@ -125,11 +125,19 @@ def _add(rs: Ruleset, f: Fight, cmd: C.AddCombatant, ev: Events) -> Fight:
     added = []
     # a second batch of Goblins carries on from Goblin 3 rather than repeating Goblin 1
     first = 1 + max((_number_after(c.name, name) for c in f.combatants), default=0)
+    if cmd.copies and len(cmd.copies) != cmd.count:
+        raise RuleError(f"Give stats for each of the {cmd.count} copies, or for none ({len(cmd.copies)} given).")
     for i in range(cmd.count):
         label = f"{name} {first + i}" if cmd.count > 1 else name
         if len(label) > MAX_NAME:
             raise RuleError(f"A name can be at most {MAX_NAME} characters.")
-        c = rs.make(cmd, f"c{nid}", label)
+        own = cmd
+        if cmd.copies:
+            mine = dict(cmd.copies[i])
+            own = replace(cmd, stats=tuple((k, mine.pop(k, v)) for k, v in cmd.stats) + tuple(mine.items()))
+        c = rs.make(own, f"c{nid}", label)
+        if cmd.statblock:
+            c = replace(c, statblock=cmd.statblock)
         nid += 1
         added.append(c)
     f = replace(f, combatants=f.combatants + tuple(added), next_id=nid)

@@ -27,6 +27,7 @@ NAME = 80  # combatant, fight, condition, activity, action and resource names (M
 WORD = 40  # keys, flags, modes, kinds: one word or two
 LINE = 200  # labels, triggers, reasons, dice expressions: one line
 TEXT = 2000  # notes: several lines (MAX_TEXT)
+STATBLOCK = 32768  # a library statblock carried by a combatant, as JSON (a big one is about 3 KB)
 MAX_ITEMS = 1000  # any list not named below (entered dice: at most dice.MAX_DICE anyway)
 
 # field name -> (kind, limit, what the message calls it). Kinds: "id" (empty or a combatant id),
@@ -79,6 +80,7 @@ _FIELDS: dict[str, tuple[str, int, str]] = {
     "vulnerable": ("word", WORD, "vulnerable"),
     "note": ("text", TEXT, "note"),
     "text": ("text", TEXT, "note"),
+    "statblock": ("line", STATBLOCK, "statblock"),
 }
 # (command tag, field) where a name means something else than everywhere else
 _OVERRIDES: dict[tuple[str, str], tuple[str, int, str]] = {
@@ -105,6 +107,7 @@ _COUNTS: dict[str, int] = {
     "surprised": 500,  # engine.core.MAX_COMBATANTS
     "initiative": 500,
     "rolls": 500,
+    "copies": 50,  # one entry per copy: AddCombatant.count is at most 50
 }
 
 Check = Callable[[Any], None]

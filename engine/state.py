@@ -189,6 +189,7 @@ class Combatant(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="
     vulnerable: tuple[str, ...] = ()
     note: str = ""
     due: tuple[Due, ...] = ()  # rolls the rules ask for that the table still owes, oldest first
+    statblock: str = ""  # the library statblock it was added from, as engine.library's JSON ("" = none)
 
     def stat(self, key: str, default: int = 0) -> int:
         for k, v in self.stats:

@@ -396,3 +396,19 @@ def test_view_settings_take_only_their_values() -> None:
     assert f.setting("view_health") == "numbers" and f.setting("view_rolls") == "public"
     with pytest.raises(RuleError, match="view_health takes band or numbers or none"):
         apply(f, C.Setting("view_health", "exact"))
+
+
+def test_add_keeps_a_statblock_on_every_copy_and_takes_stats_per_copy() -> None:
+    f = new_fight("d20")
+    block = '{"type":"d20","name":"Goblin"}'
+    f, _ = play(
+        f,
+        C.AddCombatant("Goblin", count=3, stats=(("hp", 7),), statblock=block, copies=((("hp", 5),), (("hp", 9),), ())),
+    )
+    gobs = [c for c in f.combatants if c.name.startswith("Goblin")]
+    assert [c.name for c in gobs] == ["Goblin 1", "Goblin 2", "Goblin 3"]
+    assert [c.hp for c in gobs] == [5, 9, 7] and all(c.statblock == block for c in gobs)
+    with pytest.raises(RuleError, match="for each of the 2 copies"):
+        apply(f, C.AddCombatant("Orc", count=2, stats=(("hp", 7),), copies=((("hp", 5),),)))
+    with pytest.raises(RuleError):
+        apply(f, C.AddCombatant("Orc", statblock="x" * 40000))

@@ -154,3 +154,22 @@ def test_save_load_equal(rules: str, data: st.DataObject, seed: int, every: int)
         back.close()
         again = Session.open(disk.path, readonly=True)
         assert again.state == mem.state and len(again.history.nodes) == len(mem.history.nodes)
+
+
+def test_a_statblock_and_per_copy_stats_survive_a_save_and_reopen(tmp_path: Path) -> None:
+    path = tmp_path / "lib.fracas"
+    s = Session.create(path, new_fight("d20", "Library", 3))
+    block = '{"type":"d20","name":"Goblin","attacks":[{"name":"Scimitar","bonus":4}]}'
+    per_copy = ((("hp", 4),), (("hp", 11),))
+    s.apply(C.AddCombatant("Goblin", count=2, stats=(("hp", 7),), statblock=block, copies=per_copy))
+    s.apply(C.StartFight())
+    s.close()
+    again = Session.open(path)
+    try:
+        gobs = [c for c in again.state.combatants if c.name.startswith("Goblin")]
+        assert [c.hp for c in gobs] == [4, 11] and all(c.statblock == block for c in gobs)
+        again.undo()
+        again.undo()
+        assert not again.state.combatants  # the add was one step
+    finally:
+        again.close()
