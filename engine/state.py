@@ -115,7 +115,12 @@ def economy_hook(typ: type, obj: object) -> object:
     cls = ECONOMY_TYPES.get(tag) if isinstance(tag, str) else None
     if cls is None:
         raise ValueError(f"unknown economy {str(tag)[:40]!r} (a ruleset this Fracas does not know?)")
-    return msgspec.convert(obj, cls)
+    try:
+        return msgspec.convert(obj, cls)
+    except msgspec.ValidationError as exc:
+        # msgspec adds where the economy sits to what this raises: say where inside it, as "economy.x"
+        why, _, at = str(exc).partition(" - at `$")
+        raise ValueError(f"{why} (in its economy{'' if not at else ', at ' + at.rstrip('`').lstrip('.')})") from None
 
 
 class PhaseUse(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="phase_use"):

@@ -151,3 +151,10 @@ def test_a_format_1_file_is_rewritten_in_format_2_when_opened_for_writing(tmp_pa
         raw["format"] = fmt.FORMAT + 1
         (tmp_path / "new.fracas").write_bytes(file_of(raw))
         Session.open(tmp_path / "new.fracas", readonly=True)
+
+
+def test_a_bad_value_inside_an_economy_says_where_in_one_line(tmp_path: Path) -> None:
+    raw = header_raw(d20_with_one())
+    raw["root"]["combatants"][0]["economy"] = {"type": "d20", "actions": "x"}
+    text = refused(tmp_path, file_of(raw), "header", "Expected `int`, got `str`", "at actions")
+    assert "$.root.combatants[0].economy" in text
