@@ -243,10 +243,12 @@ def _full(m: Member, rid: str) -> Now:
     return Now(health, res)
 
 
-def member_commands(rid: str, m: Member, existing: Iterable[str] = ()) -> list[Command]:
+def member_commands(rid: str, m: Member) -> list[Command]:
     """The AddCombatant that puts a roster PC in a fight; then restore_commands with the id the
     Added event gives brings it to where it stood."""
-    return list(to_add(m.statblock, 1, "fixed", None, existing)[0])
+    if kind_of(m.statblock).ruleset != rid:
+        raise LibraryError(f"{m.name} is on the {kind_of(m.statblock).ruleset} roster, not {rid}'s.")
+    return [to_add(m.statblock)[0]]
 
 
 def restore_commands(m: Member, cid: str) -> list[Command]:

@@ -18,6 +18,7 @@ from importlib import resources
 from typing import Any, ClassVar, Literal
 
 import msgspec
+from msgspec.structs import replace
 
 from engine.commands import AddCombatant, Command
 from engine.dice import Rng, parse, roll
@@ -293,27 +294,20 @@ def roll_health(sb: Statblock, rng: Rng) -> tuple[int, Rng]:
     return max(1, r.total), rng
 
 
-def _with_health(kind: StatblockKind, sb: Statblock, value: int) -> tuple[tuple[str, int], ...]:
-    stats = kind.stats(sb)
-    key = kind.health_key
-    return tuple((k, value if k == key else v) for k, v in stats)
-
-
 def to_add(
     sb: Statblock,
     count: int = 1,
     hp_mode: HpMode = "fixed",
     rng: Rng | None = None,
-    existing: Iterable[str] = (),
-) -> tuple[tuple[AddCombatant, ...], Rng]:
-    """The AddCombatant command(s) that put `count` copies of `sb` in a fight, and the random source
-    after any health rolls.
+) -> tuple[AddCombatant, Rng]:
+    """The one AddCombatant that puts `count` copies of `sb` in a fight (the engine numbers them
+    "Goblin 1", "Goblin 2", ... after any Goblins already there), and the random source after any
+    health rolls. Every copy keeps the statblock (as `statblock_json`).
 
-    fixed: one command with `count` (the engine numbers them "Goblin 1", "Goblin 2", ...).
-    rolled: one command per copy, each with its own health rolled from the dice, named with the
-    number the engine would give (carrying on after the names in `existing`, the fight's current
-    combatant names). Pass an `rng` the fight does not reuse (its dice are not the fight's: the
-    rolled values go into the commands, so a replayed journal gets the same numbers)."""
+    fixed: every copy has the statblock's number. rolled: each copy's health is rolled from the dice
+    (at least 1) and carried in `copies`, so "Goblin x4" is still one command and one undo step.
+    Pass an `rng` the fight does not reuse (its dice are not the fight's: the rolled values go into
+    the command, so a replayed journal gets the same numbers)."""
     kind = kind_of(sb)
     if not 1 <= count <= MAX_COUNT:
         raise RuleError(f"Add between 1 and {MAX_COUNT} combatants at once.")
@@ -321,22 +315,46 @@ def to_add(
         raise RuleError(f"Health is 'fixed' or 'rolled', not {shown(hp_mode)}.")
     rng = rng if rng is not None else Rng()
     fields = kind.add_fields(sb)
+    cmd = AddCombatant(name=sb.name, stats=kind.stats(sb), count=count, statblock=statblock_json(sb), **fields)
     if hp_mode == "fixed" or not kind.health_dice(sb):
-        return (AddCombatant(name=sb.name, stats=kind.stats(sb), count=count, **fields),), rng
-    base = sb.name.strip()
-    first = 1 + max((_number_after(n, base) for n in existing), default=0)
-    out = []
-    for i in range(count):
+        return cmd, rng
+    copies = []
+    for _ in range(count):
         value, rng = roll_health(sb, rng)
-        name = f"{base} {first + i}" if count > 1 else base
-        out.append(AddCombatant(name=name, stats=_with_health(kind, sb, value), **fields))
-    return tuple(out), rng
+        copies.append(((kind.health_key, value),))
+    return replace(cmd, copies=tuple(copies)), rng
 
 
-def _number_after(label: str, name: str) -> int:
-    prefix = name + " "
-    rest = label[len(prefix) :]
-    return int(rest) if label.startswith(prefix) and rest.isdigit() and rest.isascii() else 0
+def statblock_json(sb: Statblock) -> str:
+    """The statblock as the JSON a combatant keeps (tagged with its ruleset)."""
+    return msgspec.json.encode(sb).decode()
+
+
+_DECODED: dict[tuple[str, str], Statblock | None] = {}
+
+
+def statblock_from_json(rid: str, text: str) -> Statblock | None:
+    """A combatant's kept statblock, or None when it has none or it no longer reads (a file edited
+    by hand, a field dropped since): the app then offers no attacks rather than failing. Cached: the
+    attack dialog asks for it on every open."""
+    if not text:
+        return None
+    key = (rid, text)
+    if key in _DECODED:
+        return _DECODED[key]
+    try:
+        sb: Statblock | None = validate(msgspec.json.decode(text, type=get_kind(rid).struct))
+    except (msgspec.DecodeError, msgspec.ValidationError, RuleError):
+        sb = None
+    if len(_DECODED) > 1000:
+        _DECODED.clear()  # a long session of many distinct creatures: start over rather than grow
+    _DECODED[key] = sb
+    return sb
+
+
+def statblock_of(rid: str, c: Combatant) -> Statblock | None:
+    """The statblock a combatant was added from (None if it was typed by hand)."""
+    return statblock_from_json(rid, c.statblock)
 
 
 def attacks(sb: Statblock) -> tuple[Any, ...]:

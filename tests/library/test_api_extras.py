@@ -40,7 +40,7 @@ def test_a_d20_attack_by_ability_and_proficiency_is_worked_out_by_the_engine():
     fields = L.attack_fields(sb, rapier)
     assert fields["ability"] == "dex" and fields["bonus"] == 1
     f = new_fight("d20", seed=5)
-    f, _ = apply(f, L.to_add(sb)[0][0])
+    f, _ = apply(f, L.to_add(sb)[0])
     f, _ = apply(f, C.AddCombatant("Dummy", stats=(("ac", 1),)))
     f, _ = apply(f, C.StartFight(initiative=(("c1", (20,)), ("c2", (1,)))))
     _, ev = apply(f, X.D20Attack(who="c1", target="c2", given=(10,), damage_given=(5,), **fields))
@@ -125,8 +125,7 @@ class PlainKind(StatblockKind):
 register_kind(PlainKind())
 entries = L.parse_toml("plainlist", '[[creature]]\\nname = "Brawler"\\nhp = 12\\nshoves = ["Shove"]\\n', "plain.toml")
 f = new_fight("plainlist", seed=1)
-for cmd in L.to_add(entries[0], 2)[0]:
-    f, _ = apply(f, cmd)
+f, _ = apply(f, L.to_add(entries[0], 2)[0])
 print(json.dumps([L.kind_ids(), [c.name for c in f.combatants], [c.health[0].max for c in f.combatants]]))
 """
 
@@ -176,14 +175,13 @@ def test_the_issues_fight_party_four_goblins_and_a_bugbear_then_goblin_3_attacks
     S.add_to_party("d20", pcs, tmp_path)
     f = new_fight("d20", seed=11)
     for m in S.read_party("d20", tmp_path):
-        for cmd in S.member_commands("d20", m, [c.name for c in f.combatants]):
+        for cmd in S.member_commands("d20", m):
             f, _ = apply(f, cmd)
     goblin = S.find("d20", "goblin", tmp_path).statblock
     bugbear = S.find("d20", "bugbear", tmp_path).statblock
     for sb, n in ((goblin, 4), (bugbear, 1)):
-        cmds, _ = L.to_add(sb, n, "rolled", existing=[c.name for c in f.combatants])
-        for cmd in cmds:
-            f, _ = apply(f, cmd)
+        cmd, _ = L.to_add(sb, n, "rolled")
+        f, _ = apply(f, cmd)
     assert [c.name for c in f.combatants] == ["Ayla", "Bren", "Goblin 1", "Goblin 2", "Goblin 3", "Goblin 4", "Bugbear"]
     f, _ = apply(f, C.StartFight())
     g3 = next(c for c in f.combatants if c.name == "Goblin 3")

@@ -32,9 +32,8 @@ def test_every_starter_entry_is_added_and_attacks(rid):
     for sb in L.starter(rid):
         f = new_fight(rid, seed=3)
         f, _ = apply(f, _target(rid))
-        cmds, _ = L.to_add(sb, 2)
-        for cmd in cmds:
-            f, _ = apply(f, cmd)
+        cmd, _ = L.to_add(sb, 2)
+        f, _ = apply(f, cmd)
         assert [c.name for c in f.combatants[1:]] == [f"{sb.name} 1", f"{sb.name} 2"]
         kind = L.kind_of(sb)
         assert f.combatants[1].health[0].max == kind.health(sb)
@@ -100,14 +99,14 @@ def test_warhammer_damage_adds_the_strength_bonus_when_the_weapon_says():
         "impale": True,
     }
     assert L.attack_fields(sb, sword)["damage"] == 4 + 34 // 10
-    add = L.to_add(sb)[0][0]
+    add = L.to_add(sb)[0]
     assert "champion" in add.flags and "shield" in add.flags and dict(add.stats)["ap_shield"] == 2
 
 
 def test_ninephase_activity_is_performed_and_spends_its_resource():
     sb = next(s for s in L.starter("ninephase") if s.name == "Ember Adept")
     f = new_fight("ninephase", seed=1)
-    f, _ = apply(f, L.to_add(sb)[0][0])
+    f, _ = apply(f, L.to_add(sb)[0])
     f, _ = apply(f, C.StartFight())
     for _ in range(2):
         f, _ = apply(f, C.NextTurn())  # on to phase 3
@@ -117,13 +116,22 @@ def test_ninephase_activity_is_performed_and_spends_its_resource():
     assert N.catalog(sb)[1].name == "Cinder Burst" and N.catalog(sb)[1].channel
 
 
-def test_rolled_health_is_rolled_from_the_dice_and_numbered_after_existing():
+def test_rolled_health_is_one_command_with_copies_numbered_after_existing():
     sb = L.decode_entry("d20", {"name": "Goblin", "hp": 7, "hp_dice": "2d6"})
-    cmds, rng = L.to_add(sb, 3, "rolled", Rng(seed=9), existing=["Goblin 1", "Goblin 2", "Orc"])
-    assert [c.name for c in cmds] == ["Goblin 3", "Goblin 4", "Goblin 5"]
-    hps = [dict(c.stats)["hp"] for c in cmds]
-    assert all(2 <= hp <= 12 for hp in hps) and rng.counter == 6
-    assert L.to_add(sb, 3)[0][0].count == 3
+    cmd, rng = L.to_add(sb, 3, "rolled", Rng(seed=9))
+    assert cmd.count == 3 and len(cmd.copies) == 3 and rng.counter == 6
+    hps = [dict(c)["hp"] for c in cmd.copies]
+    assert all(2 <= hp <= 12 for hp in hps) and len(set(hps)) > 1  # seed 9 rolls differing totals
+    f = new_fight("d20", seed=1)
+    for name in ("Goblin", "Orc"):
+        f, _ = apply(f, C.AddCombatant(name, count=2) if name == "Goblin" else C.AddCombatant(name))
+    f, _ = apply(f, cmd)
+    added = f.combatants[3:]
+    assert [c.name for c in added] == ["Goblin 3", "Goblin 4", "Goblin 5"]
+    assert [c.health[0].max for c in added] == hps
+    assert all(L.statblock_of("d20", c) == sb for c in added)  # every copy keeps the statblock
+    fixed = L.to_add(sb, 3)[0]
+    assert fixed.count == 3 and fixed.copies == () and L.statblock_from_json("d20", fixed.statblock) == sb
     with pytest.raises(RuleError, match="between 1 and 50"):
         L.to_add(sb, 0)
     with pytest.raises(RuleError, match="fixed' or 'rolled"):
@@ -172,8 +180,18 @@ def test_search_is_fuzzy_by_name_and_type():
 def test_statblock_from_a_combatant_round_trips_its_stats(rid):
     sb = L.starter(rid)[0]
     f = new_fight(rid, seed=1)
-    f, _ = apply(f, L.to_add(sb)[0][0])
+    f, _ = apply(f, L.to_add(sb)[0])
     back = L.from_combatant(rid, f.combatants[0])
-    again, _ = apply(new_fight(rid, seed=1), L.to_add(back)[0][0])
+    again, _ = apply(new_fight(rid, seed=1), L.to_add(back)[0])
     assert again.combatants[0].stats == f.combatants[0].stats
     assert again.combatants[0].health == f.combatants[0].health
+
+
+def test_a_kept_statblock_that_no_longer_reads_is_none():
+    sb = L.decode_entry("d20", {"name": "Goblin", "hp": 7})
+    text = L.statblock_json(sb)
+    assert L.statblock_from_json("d20", text) == sb
+    assert L.statblock_from_json("d20", "") is None
+    assert L.statblock_from_json("d20", "{not json") is None
+    assert L.statblock_from_json("d20", text.replace('"hp":7', '"hp":"seven"')) is None
+    assert L.statblock_from_json("cosmere", text) is None  # another ruleset's statblock

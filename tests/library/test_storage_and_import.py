@@ -290,8 +290,7 @@ def test_party_changes_are_found_and_written_back(folder):
     pc = L.decode_entry("d20", {"name": "Ayla", "hp": 24, "gambit": 2, "kind": "pc", "side": "party"})
     S.add_to_party("d20", [pc], folder)
     f = new_fight("d20", seed=1)
-    for cmd in L.to_add(S.read_party("d20", folder)[0].statblock)[0]:
-        f, _ = apply(f, cmd)
+    f, _ = apply(f, L.to_add(S.read_party("d20", folder)[0].statblock)[0])
     f, _ = apply(f, C.Damage(who="c1", amount=5))
     f, _ = apply(f, C.SpendResource(who="c1", key="gambit"))
     f, _ = apply(f, C.AddCondition(who="c1", name="Exhaustion", level=2))
