@@ -21,6 +21,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Checkbox, Input, Static
 
+import engine.library as L
 from engine import RuleError
 from engine.history import History
 from engine.state import Fight
@@ -33,6 +34,9 @@ from tui.dialogs import (
     row,
     table_rolls,
 )
+from tui.text import literal
+
+OTHER = -1  # the "Attack" row's last option: the GM types the weapon in the fields below
 
 
 def pct(p: Fraction) -> str:
@@ -83,6 +87,7 @@ class AttackBase(Dialog):
     DICE = "given"  # the field for the attacker's own roll: required when the table rolls for its side
     # the attacker's own fields, filled from its last attack (never the target, the dice or the situation)
     REMEMBERED: tuple[str, ...] = ()
+    LABEL = "label"  # the field naming the weapon: a recalled attack of a statblock weapon picks it again
 
     def __init__(self, who: str, target: str = "") -> None:
         super().__init__(who)
@@ -90,6 +95,7 @@ class AttackBase(Dialog):
         self._recalled: dict[str, dict[str, Any]] = {}  # attacker -> its fields from its last attack
         self._defaults: dict[str, Any] = {}  # each remembered field as composed
         self._filled: dict[str, Any] = {}  # what the dialog last put in each: anything else the GM typed
+        self.picked: dict[str, Any] = {}  # the chosen statblock attack's command fields no widget shows
 
     # --- the attacker's last attack -------------------------------------------------------------------
     def attack_types(self) -> tuple[type, ...]:
@@ -129,6 +135,89 @@ class AttackBase(Dialog):
     def prefilled(self) -> None:
         """After the fields were filled (no Changed messages were sent for them)."""
 
+    # --- the attacker's statblock attacks -------------------------------------------------------------
+    def statblock(self, who: str) -> L.Statblock | None:
+        """The library statblock the combatant was added from (None: typed by hand)."""
+        c = self.fight.find(who) if who else None
+        return L.statblock_of(self.fight.ruleset, c) if c is not None else None
+
+    def weapons(self, who: str) -> tuple[Any, ...]:
+        sb = self.statblock(who)
+        return L.attacks(sb) if sb is not None else ()
+
+    def _weapon_options(self, who: str) -> list[tuple[str | Text, Any]]:
+        sb = self.statblock(who)
+        if sb is None:
+            return [("other (type it)", OTHER)]
+        opts: list[tuple[str | Text, Any]] = [(literal(L.attack_label(sb, a)), i) for i, a in enumerate(L.attacks(sb))]
+        return [*opts, ("other (type it)", OTHER)]
+
+    def _default_weapon(self, who: str) -> int:
+        """The weapon of the attacker's last attack when it is one of its statblock's, else its first."""
+        options = self.weapons(who)
+        if not options:
+            return OTHER
+        last = str(self.recalled(who).get(self.LABEL, "")).casefold()
+        return next((i for i, a in enumerate(options) if a.name.casefold() == last), 0)
+
+    def weapon_row(self) -> Horizontal:
+        """ "Attack": the attacker's statblock attacks, then "other (type it)". Hidden for a combatant
+        typed by hand (it has only "other")."""
+        ch = Choice(self._weapon_options(self.who), self._default_weapon(self.who), id="weapon_pick")
+        r = row("Attack", ch, id="r-weapon")
+        r.display = bool(self.weapons(self.who))
+        return r
+
+    def weapon_values(self, sb: L.Statblock, attack: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+        """(widget id -> value, command fields no widget shows) for one statblock attack."""
+        return {}, {}
+
+    def _reload_weapons(self) -> None:
+        """The attacker changed (or the dialog opened): its own attacks, its default one chosen."""
+        for ch in self.query("#weapon_pick").results(Choice):
+            opts = self._weapon_options(self.attacker)
+            with self.prevent(Choice.Changed):
+                ch.options = opts
+                ch.set_reactive(Choice.index, 0)
+                ch.value = self._default_weapon(self.attacker)
+            ch.refresh()
+            self.query_one("#r-weapon").display = len(opts) > 1
+        self._pick_weapon()
+
+    @on(Choice.Changed, "#weapon_pick")
+    def _weapon_changed(self) -> None:
+        if self.is_mounted:
+            self._pick_weapon()
+            self._update_odds()
+
+    def _pick_weapon(self) -> None:
+        """Fill every field of the chosen attack; "other" leaves the fields to the GM."""
+        self.picked = {}
+        pick = self.query("#weapon_pick")
+        sb = self.statblock(self.attacker)
+        index = pick.first(Choice).value if pick else OTHER
+        if sb is None or index == OTHER:
+            return
+        widgets, self.picked = self.weapon_values(sb, L.attacks(sb)[index])
+        with self.prevent(Input.Changed, Checkbox.Changed, Choice.Changed):
+            for wid, value in widgets.items():
+                w: Any = self.query_one(f"#{wid}")
+                w.value = value
+                if wid in self._filled:
+                    self._filled[wid] = w.value  # the dialog's, not the GM's: the next attacker may change it
+        self.prefilled()
+
+    @property
+    def weapon_picked(self) -> bool:
+        pick = self.query("#weapon_pick")
+        return bool(pick) and pick.first(Choice).value != OTHER
+
+    def no_damage_note(self, dice: str) -> Text:
+        """Said plainly under the odds: a hit with no damage dice deals nothing."""
+        if dice.strip():
+            return Text("")
+        return Text("\nNo damage dice: a hit deals no damage (type them above if it should).", style="bold")
+
     def _targets(self, attacker: str | None = None) -> list[tuple[str | Text, str]]:
         """Everyone but the attacker (no one is its own target), standing first, then the downed."""
         me = self.who if attacker is None else attacker
@@ -166,6 +255,7 @@ class AttackBase(Dialog):
             self.query_one("#heading", Static).update(Text("Attack") + self.table_note(self.attacker))
             self._retarget()
             self.prefill()  # its own weapon, from its last attack
+            self._reload_weapons()  # or from its statblock
             self._update_odds()
 
     def _retarget(self) -> None:
@@ -206,6 +296,7 @@ class AttackBase(Dialog):
     def on_mount(self) -> None:
         # Textual runs each class's on_mount (subclass first): subclasses hook in via initial_focus
         self.prefill()
+        self._reload_weapons()
         self._update_odds()
         self.initial_focus()
 

@@ -14,6 +14,7 @@ from textual.containers import Horizontal
 from textual.widgets import Checkbox, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+import engine.library as L
 from engine import RuleError
 from engine import commands as C
 from engine.commands import Command
@@ -70,6 +71,19 @@ class CosmereAttackDialog(AttackBase):
             "range": cmd.range,
         }
 
+    def weapon_values(self, sb: L.Statblock, attack: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+        f = L.attack_fields(sb, attack)
+        widgets = {
+            "modifier": str(f["modifier"]),
+            "damage": f["damage"],
+            "type": f["type"],
+            "defense": f["defense"],
+            "kind": f["kind"],
+            "range": f["range"],
+            "label": f["label"],
+        }
+        return widgets, {"action": f["action"], "cost": f["cost"]}
+
     def _allies(self, who: str) -> list[tuple[str | Text, str]]:
         """Who can be the ally next to the target: the others on the attacker's side."""
         me = self.fight.find(who)
@@ -108,6 +122,7 @@ class CosmereAttackDialog(AttackBase):
     def fields(self) -> ComposeResult:
         from engine.rules.cosmere.combat import DEFENSES
 
+        yield self.weapon_row()
         yield self.attacker_row()
         first = self.default_target()  # the one picked in the tracker, else the first standing foe
         # the boxes' ids are positions: a combatant id comes from a file and need not be a valid id
@@ -188,6 +203,9 @@ class CosmereAttackDialog(AttackBase):
             type=self.value("type").strip(),
             kind=self.choice("kind"),
             use=self.choice("use"),
+            # a statblock attack names its action and cost (a Strike costs 1); typed: a Strike
+            action=self.picked.get("action", "Strike") if self.weapon_picked else "Strike",
+            cost=self.picked.get("cost", 1) if self.weapon_picked else 1,
             label=self.value("label").strip(),
             in_reach=self.checked("in_reach"),
             long_range=self.checked("long_range"),
@@ -224,6 +242,7 @@ class CosmereAttackDialog(AttackBase):
             if not o.can_graze:
                 t.append(", no graze", style="dim")
             t.append_text(self.sources_text(o.advantages, o.disadvantages))
+        t.append_text(self.no_damage_note(cmd.damage))
         if cmd.ally:
             t.append("\nnext to ")
             t.append_text(name_of(self.fight, cmd.ally))

@@ -3,6 +3,7 @@ Imported when one opens."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from msgspec.structs import replace
@@ -12,6 +13,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
+import engine.library as L
 from engine import commands as C
 from engine.commands import Command
 from engine.state import Combatant, Due, Fight
@@ -67,6 +69,7 @@ class D20AttackDialog(AttackBase):
     def fields(self) -> ComposeResult:
         kinds: list[tuple[str | Text, str]] = [("Attack", "attack"), ("Shield Bash (bonus action)", "bash")]
         kinds += [("Grapple", "grapple"), ("Shove prone", "prone"), ("Shove 5 ft", "push")]
+        yield self.weapon_row()
         yield self.attacker_row()
         yield row("Target", Choice(self._targets(), self.default_target(), id="target"))
         yield row("What", Choice(kinds, id="what"))
@@ -150,6 +153,31 @@ class D20AttackDialog(AttackBase):
 
     def prefilled(self) -> None:
         self._bonus_hint()
+        if self.is_mounted:
+            self._show_rows()  # a statblock attack sets What back to Attack
+
+    def weapon_values(self, sb: L.Statblock, attack: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+        f = L.attack_fields(sb, attack)
+        ability = f.get("ability", "")
+        use = self.query_one("#use", Choice).value
+        if f.get("use") == "power":
+            use = "power"
+        elif use == "power":
+            use = "action"  # a weapon is not paid for as a power; otherwise how it is paid is the moment's
+        widgets = {
+            "what": "attack",
+            # with an ability the bonus is what goes on top of it; without, the whole bonus
+            "bonus": str(f["bonus"]) if f["bonus"] or not ability else "",
+            "ability": ability or "auto",
+            "proficient": f.get("proficient", True),
+            "label": f["label"],
+            "damage": f["damage"],
+            "mod": "",
+            "type": f["type"],
+            "kind": f["kind"],
+            "use": use,
+        }
+        return widgets, {"extra": f["extra"]} if "extra" in f else {}
 
     @on(Choice.Changed, "#ability")
     def _bonus_hint(self) -> None:
@@ -186,7 +214,7 @@ class D20AttackDialog(AttackBase):
         from engine import apply
         from engine.rules.d20.combat import AttackRolled, D20Attack
 
-        cmd = self.build()
+        cmd = self.attack()
         if isinstance(cmd, D20Attack) and not cmd.damage:
             return
         # the d20 typed decides whether damage is rolled at all: a dry run tells (the engine is pure)
@@ -194,7 +222,33 @@ class D20AttackDialog(AttackBase):
         if any(isinstance(e, AttackRolled) and e.outcome != "miss" for e in events):
             self.require_dice(self.attacker, "damage", "damage_given")
 
-    def build(self) -> Command:
+    def extra_parts(self) -> tuple[tuple[str, str], ...]:
+        """The chosen statblock attack's damage parts of another type (dealt as their own Damage)."""
+        if self.choice("what") != "attack" or not self.weapon_picked:
+            return ()
+        return tuple(self.picked.get("extra", ()))
+
+    def build(self) -> Command | list[Command]:
+        """The attack; with a statblock attack's parts of another type, a dry run decides whether it
+        hits, and each part follows as its own Damage (doubled dice on a critical)."""
+        from engine import apply
+        from engine.rules.d20.combat import AttackRolled
+
+        cmd = self.attack()
+        extra = self.extra_parts()
+        if not extra or table_rolls(self.fight, self.attacker):
+            return cmd  # the table rolls them: the odds line says to deal them by hand
+        _, events = apply(self.fight, cmd)
+        rolled = next((e for e in events if isinstance(e, AttackRolled)), None)
+        if rolled is None or rolled.outcome == "miss":
+            return cmd
+        crit = rolled.outcome == "critical"
+        return [cmd] + [
+            C.Damage(rolled.target, dice=doubled(dice) if crit else dice, type=typ, source=self.attacker)
+            for dice, typ in extra
+        ]
+
+    def attack(self) -> Command:
         from engine.rules.d20.combat import D20Attack, Grapple, ShieldBash
 
         target = self.choice("target") or ""
@@ -263,7 +317,7 @@ class D20AttackDialog(AttackBase):
     def odds(self) -> Text:
         from engine.rules.d20.combat import D20Attack, ShieldBash, attack_preview
 
-        cmd = self.build()
+        cmd = self.attack()
         if not isinstance(cmd, (D20Attack, ShieldBash)):
             return Text("Athletics against Athletics or Acrobatics: the higher total wins.", style="dim")
         p = attack_preview(self.fight, replace(cmd, given=None, damage_given=None))
@@ -281,6 +335,13 @@ class D20AttackDialog(AttackBase):
             if tired:
                 t.append(f" (Exhaustion -{tired})", style="dim")
         t.append_text(self.sources_text(p.advantages, p.disadvantages))
+        if isinstance(cmd, D20Attack):
+            t.append_text(self.no_damage_note(cmd.damage))
+            extra = " + ".join(f"{d} {typ}".strip() for d, typ in self.extra_parts())
+            if extra and table_rolls(self.fight, self.attacker):
+                t.append(f"\nOn a hit also {extra}: the table rolls it; deal it with the damage key.", style="bold")
+            elif extra:
+                t.append(f"\nOn a hit also {extra} (dealt as its own damage).", style="dim")
         return t
 
     def _worked_out(self, cmd: Any) -> str:
@@ -303,6 +364,14 @@ class D20AttackDialog(AttackBase):
             add = min(m, 0) if cmd.use == "offhand" else m
             text += f"; damage {add:+d}"
         return text
+
+
+_DIE = re.compile(r"(\d*)d(\d+)")
+
+
+def doubled(dice: str) -> str:
+    """A critical's dice: each die term's count doubled ("1d6+2" -> "2d6+2"), the flat part kept."""
+    return _DIE.sub(lambda m: f"{2 * int(m.group(1) or 1)}d{m.group(2)}", dice)
 
 
 # --- using the turn ----------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
+import engine.library as L
 from engine import commands as C
 from engine.commands import Command
 from tui.dialogs import (
@@ -47,7 +48,14 @@ class ActivityDialog(Dialog):
         f = self.fight
         opts = []
         # option ids are positions, never names: two entries (or two channels) of one name are possible
-        self._picks: dict[str, str] = {}  # option id -> "cat:<name>" / "stop:<channel index>" / "adhoc"
+        # option id -> "sb:<index>" / "cat:<name>" / "stop:<channel index>" / "adhoc"
+        self._picks: dict[str, str] = {}
+        # the creature's own statblock activities first: the first of them is enter
+        sb = L.statblock_of(f.ruleset, self.target)
+        for i, act in enumerate(L.attacks(sb) if sb is not None else ()):
+            t = literal(L.attack_label(sb, act), "bold")  # type: ignore[arg-type]
+            opts.append(Option(t, id=f"sb-{i}"))
+            self._picks[f"sb-{i}"] = f"sb:{i}"
         for i, a in enumerate(K.catalog(f)):
             t = literal(a.name, "bold")
             t.append(f"  {K.spec_text(a)}", style="dim")
@@ -129,6 +137,15 @@ class ActivityDialog(Dialog):
 
         return K.find(self.fight, oid[4:]) if oid.startswith("cat:") else None
 
+    def _statblock_activity(self, oid: str) -> dict[str, Any] | None:
+        """The Activity fields of the statblock activity picked (its Speed Factor already in `earliest`)."""
+        if not oid.startswith("sb:"):
+            return None
+        sb = L.statblock_of(self.fight.ruleset, self.target)
+        options = L.attacks(sb) if sb is not None else ()
+        i = int(oid[3:])
+        return L.attack_fields(sb, options[i]) if sb is not None and i < len(options) else None
+
     def _needs_speed(self, oid: str) -> bool:
         spec = self._spec(oid)
         return bool(spec is not None and spec.weapon)
@@ -157,6 +174,12 @@ class ActivityDialog(Dialog):
         from engine.rules.ninephase import catalog as K
 
         oid = self._picked_id()
+        picked = self._statblock_activity(oid)
+        if picked is not None:
+            if self.query("#resource") and self.choice("resource"):
+                resource, amount = self._resource()  # the GM's choice of what it spends wins
+                picked = {**picked, "resource": resource, "amount": amount}
+            return C.Activity(self.who, **picked)
         if oid.startswith("cat:"):
             speed = optional_int(self.value("speed"), "Speed Factor", 1, 9) if self._needs_speed(oid) else None
             resource, amount = self._resource()

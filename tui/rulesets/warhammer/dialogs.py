@@ -10,6 +10,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Static
 
+import engine.library as L
 from engine import RuleError
 from engine import commands as C
 from engine.commands import Command
@@ -46,6 +47,18 @@ class WarhammerAttackDialog(AttackBase):
 
     DICE = "given_attack"
     REMEMBERED = ("weapon", "kind", "skill", "damage", "impale")
+    LABEL = "weapon"
+
+    def weapon_values(self, sb: L.Statblock, attack: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+        f = L.attack_fields(sb, attack)
+        widgets = {
+            "weapon": f["weapon"],
+            "kind": f["kind"],
+            "skill": f["skill"],
+            "damage": str(f["damage"]),
+            "impale": f["impale"],
+        }
+        return widgets, {}
 
     def attack_types(self) -> tuple[type, ...]:
         from engine.rules.warhammer.combat import Attack
@@ -65,6 +78,7 @@ class WarhammerAttackDialog(AttackBase):
     def fields(self) -> ComposeResult:
         from engine.rules.warhammer.combat import OPTIONS
 
+        yield self.weapon_row()
         yield self.attacker_row()
         yield row("Target", Choice(self._targets(), self.default_target(), id="target"))
         yield row("Weapon (for the log)", field(placeholder="hand weapon", id="weapon"))
