@@ -99,12 +99,16 @@ def condition_text(f: Fight, cond: Condition) -> str:
 
 
 def next_up(f: Fight, people: list[Combatant]) -> Combatant | None:
-    """Who acts after the current turn, among those shown: the next in order not down."""
+    """Who acts after the current turn, among those shown (in the order the view lists them)."""
     if not f.started or f.ended or not people:
         return None
     ids = [c.id for c in people]
     start = ids.index(f.current) + 1 if f.current in ids else 0
+    # later this round: the first after the current one who has not gone; else the next round's first
     for c in people[start:] + people[:start]:
+        if c.id != f.current and not c.down and not c.economy.done:
+            return c
+    for c in people:
         if c.id != f.current and not c.down:
             return c
     return None
@@ -322,7 +326,8 @@ def turn_text(f: Fight, rs: Ruleset) -> Text:
         t.append_text(literal(current.name, "bold reverse"))
     else:
         t.append("—", style="dim")  # between turns, or a hidden combatant acting: nobody to show
-    nxt = next_up(f, people)
+    listed = [c for g in groups(f, rs, people) for c in g.people]  # Cosmere: its groups' order
+    nxt = next_up(f, listed)
     if nxt is not None:
         t.append("\nNext: ", style="dim")
         t.append_text(literal(nxt.name, "bold"))
