@@ -27,8 +27,8 @@ MAX_TEXT = 2000
 
 
 def new_fight(ruleset: str, name: str = "Fight", seed: int = 0) -> Fight:
-    get_ruleset(ruleset)
-    return Fight(ruleset=ruleset, name=clean_name(name, "fight name"), rng=Rng(seed & ((1 << 63) - 1), 0))
+    clock = get_ruleset(ruleset).clock_type()  # the ruleset's own, at its start (number 0)
+    return Fight(ruleset=ruleset, name=clean_name(name, "fight name"), clock=clock, rng=Rng(seed & ((1 << 63) - 1), 0))
 
 
 def apply(f: Fight, cmd: C.Command) -> tuple[Fight, tuple[E.Event, ...]]:

@@ -26,7 +26,7 @@ from engine.events import (
     TurnStarted,
     register_event,
 )
-from engine.state import Combatant, Condition, Economy, Fight, Pool, put, register_economy
+from engine.state import Clock, Combatant, Condition, Economy, Fight, Pool, put, register_clock, register_economy
 
 if TYPE_CHECKING:
     from engine.history import History  # typing only: the history applies commands through core
@@ -146,6 +146,9 @@ class Ruleset(ABC):
     # the ruleset's own economy struct (a tagged subclass of engine.state.Economy holding only its
     # fields); every combatant of its fights holds one, and the save files decode it by its tag
     economy_type: ClassVar[type[Economy]] = Economy
+    # the ruleset's own clock struct (a tagged subclass of engine.state.Clock, fields named for what
+    # they mean: whose slot, which phase); every fight of this ruleset holds one, from `new_fight` on
+    clock_type: ClassVar[type[Clock]] = Clock
     # whether the ruleset keeps an initiative number that the GM may set by hand
     has_initiative: ClassVar[bool] = False
 
@@ -243,10 +246,10 @@ class Ruleset(ABC):
     def order_changed(self, f: Fight) -> Fight:
         """The GM moved someone in `order` by hand: the turn stays with whoever is acting.
 
-        The default suits rulesets whose `phase` is the acting slot in `order` (d20, warhammer);
-        without it the pointer would keep the old slot and skip or repeat someone."""
+        The default suits rulesets whose clock's number is the acting slot in `order` (d20,
+        warhammer); without it the pointer would keep the old slot and skip or repeat someone."""
         if f.current in f.order:
-            return replace(f, phase=f.order.index(f.current))
+            return replace(f, clock=f.clock.with_number(f.order.index(f.current)))
         return f
 
     # --- hooks --------------------------------------------------------------------------------
@@ -364,6 +367,7 @@ def register_ruleset(
     for cls in events:
         register_event(cls)
     register_economy(rs.economy_type)
+    register_clock(rs.clock_type)
     REGISTRY[rs.id] = rs
     return rs
 

@@ -80,7 +80,7 @@ class AnyEconomy(abc.ABC):  # noqa: B024 - a marker for msgspec, not an interfac
 
     A msgspec tagged union needs its members when a decoder is built, and a ruleset may register after
     that (tests/fifth registers Plain list from the test setup). So the field is declared with this
-    marker, which msgspec does not know, and every decoder of states passes `economy_hook`: it picks
+    marker, which msgspec does not know, and every decoder of states passes `state_hook`: it picks
     the struct by the tag, from the registry as it is when the record is read.
     """
 
@@ -90,37 +90,102 @@ class AnyEconomy(abc.ABC):  # noqa: B024 - a marker for msgspec, not an interfac
 
 AnyEconomy.register(Economy)  # every subclass of Economy is then an AnyEconomy too
 
+
+class Clock(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="clock"):
+    """Where a fight stands within its round, in its ruleset's own terms: whose slot of the order is
+    acting, which phase group or phase it is.
+
+    Each ruleset subclasses it in its own package (engine/rules/<id>/clock.py) with a tag of its own
+    and fields named for what they mean, and names it as `Ruleset.clock_type`; a new fight gets an
+    empty one. This base holds nothing: it is a fight's clock only before a ruleset gave it one.
+    `number` and `with_number` translate the clock to and from the one int `Fight.phase` held
+    before save format 2 (the format 1 upgrade, and the app, read it through `Fight.phase`).
+    """
+
+    @property
+    def number(self) -> int:
+        """The clock as the one int of format 1's `Fight.phase` (override with the field it is)."""
+        return 0
+
+    def with_number(self, n: int) -> Clock:
+        """This clock set from that one int (a clock that keeps no position ignores it)."""
+        return self
+
+
+class AnyClock(abc.ABC):
+    """The declared type of `Fight.clock`: any registered subclass of `Clock`, decoded by its tag
+    through `state_hook` for the same reason as `AnyEconomy`."""
+
+    @property
+    @abc.abstractmethod
+    def number(self) -> int: ...
+
+    @abc.abstractmethod
+    def with_number(self, n: int) -> Clock: ...
+
+
+AnyClock.register(Clock)
+
 ECONOMY_TYPES: dict[str, type[Economy]] = {"economy": Economy}  # tag -> struct
+CLOCK_TYPES: dict[str, type[Clock]] = {"clock": Clock}
+
+# Each per-ruleset part of the state: its marker type -> (how a message names one, its base struct,
+# its registered structs by tag). One registry and one decode hook serve every such part.
+_PARTS: dict[type, tuple[str, type[msgspec.Struct], dict[str, type]]] = {
+    AnyEconomy: ("economy", Economy, ECONOMY_TYPES),
+    AnyClock: ("clock", Clock, CLOCK_TYPES),
+}
+
+
+def _article(what: str) -> str:
+    return ("an " if what[0] in "aeiou" else "a ") + what
+
+
+def _register(marker: type, cls: type) -> None:
+    what, base, types = _PARTS[marker]
+    tag = cls.__struct_config__.tag if isinstance(cls, type) and issubclass(cls, msgspec.Struct) else None
+    if not isinstance(tag, str) or not issubclass(cls, base):
+        raise TypeError(f"{cls.__name__} must subclass engine.state.{base.__name__} and have a string tag")
+    known = types.get(tag)
+    if known is not None and known is not cls:
+        raise ValueError(f"the {what} tag '{tag}' is taken by {known.__name__}")
+    types[tag] = cls
 
 
 def register_economy(cls: type[Economy]) -> type[Economy]:
     """Make a ruleset's economy struct decodable (register_ruleset calls it with `economy_type`)."""
-    tag = cls.__struct_config__.tag
-    if not isinstance(tag, str) or not issubclass(cls, Economy):
-        raise TypeError(f"{cls.__name__} must subclass engine.state.Economy and have a string tag")
-    known = ECONOMY_TYPES.get(tag)
-    if known is not None and known is not cls:
-        raise ValueError(f"the economy tag '{tag}' is taken by {known.__name__}")
-    ECONOMY_TYPES[tag] = cls
+    _register(AnyEconomy, cls)
     return cls
 
 
-def economy_hook(typ: type, obj: object) -> object:
-    """msgspec `dec_hook`: an economy decoded from plain data by its tag."""
-    if typ is not AnyEconomy:
+def register_clock(cls: type[Clock]) -> type[Clock]:
+    """Make a ruleset's clock struct decodable (register_ruleset calls it with `clock_type`)."""
+    _register(AnyClock, cls)
+    return cls
+
+
+def state_hook(typ: type, obj: object) -> object:
+    """msgspec `dec_hook`: a ruleset's own part of the state (an economy, a clock) decoded from plain
+    data by its tag."""
+    part = _PARTS.get(typ)
+    if part is None:
         raise NotImplementedError(f"no decoder for {typ!r}")
+    what, _, types = part
     if not isinstance(obj, dict):
-        raise TypeError(f"an economy must be a map, not {type(obj).__name__}")
+        raise TypeError(f"{_article(what)} must be a map, not {type(obj).__name__}")
     tag = obj.get("type")
-    cls = ECONOMY_TYPES.get(tag) if isinstance(tag, str) else None
+    cls = types.get(tag) if isinstance(tag, str) else None
     if cls is None:
-        raise ValueError(f"unknown economy {str(tag)[:40]!r} (a ruleset this Fracas does not know?)")
+        raise ValueError(f"unknown {what} {str(tag)[:40]!r} (a ruleset this Fracas does not know?)")
     try:
         return msgspec.convert(obj, cls)
     except msgspec.ValidationError as exc:
-        # msgspec adds where the economy sits to what this raises: say where inside it, as "economy.x"
+        # msgspec adds where the part sits to what this raises: say where inside it, as "economy.x"
         why, _, at = str(exc).partition(" - at `$")
-        raise ValueError(f"{why} (in its economy{'' if not at else ', at ' + at.rstrip('`').lstrip('.')})") from None
+        raise ValueError(f"{why} (in its {what}{'' if not at else ', at ' + at.rstrip('`').lstrip('.')})") from None
+
+
+economy_hook = state_hook  # its name from when economies were the only such part (tests still use it)
 
 
 class PhaseUse(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="phase_use"):
@@ -232,7 +297,7 @@ class Combatant(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="
 
 
 class Fight(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="fight"):
-    """A whole fight. `phase`, `order` and `current` mean what the ruleset says they mean."""
+    """A whole fight. `clock`, `order` and `current` mean what the ruleset says they mean."""
 
     ruleset: str
     name: str = "Fight"
@@ -240,7 +305,7 @@ class Fight(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="figh
     started: bool = False
     ended: bool = False
     round: Count = 0
-    phase: int = 0  # warhammer uses -1 between rounds
+    clock: AnyClock = Clock()  # the ruleset's own subclass of Clock (see AnyClock)
     order: tuple[str, ...] = ()  # turn order for this round, where the ruleset has one
     current: str = ""  # the combatant whose turn it is ("" = none / between turns)
     rng: Rng = Rng()
@@ -249,6 +314,13 @@ class Fight(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="figh
     activities: tuple[ActivitySpec, ...] | None = None  # nine-phase catalog; None = the defaults
     # warhammer: the order by SL, Agility and the GM's calls, without this round's Fortune slots
     standing: tuple[str, ...] = ()
+
+    @property
+    def phase(self) -> int:
+        """The clock as one int, what this field held before save format 2 (d20: the slot in `order`
+        acting, -1 before a round's first turn; Warhammer: the slot, -1 between rounds; Cosmere: the
+        phase group 0-3; nine-phase: the phase 1-9). Read-only: a ruleset sets its `clock`."""
+        return self.clock.number
 
     def get(self, cid: str) -> Combatant:
         i = positions(self.combatants).get(cid)

@@ -20,10 +20,13 @@ def validate_fight(fight: Fight) -> None:
     """Raise RuleError (one line, quoting nothing from the file) if the state could not have come from
     the engine: a malformed or repeated combatant id, an id at or past `next_id`, a turn order,
     current turn, owner, condition source or duration naming something that is not an id, more
-    combatants than a fight can hold, or an economy that is not the fight's ruleset's own."""
+    combatants than a fight can hold, or an economy or a clock that is not the fight's ruleset's own."""
     cs = fight.combatants
     if len(cs) > MAX_COMBATANTS:
         raise RuleError(f"The fight holds {len(cs)} combatants; at most {MAX_COMBATANTS} fit in one.")
+    rs = REGISTRY.get(fight.ruleset)
+    if rs is not None and type(fight.clock) is not rs.clock_type:
+        raise RuleError(f"The fight's clock (its round's turn or phase) is not one of {rs.title}'s.")
     seen: set[str] = set()
     for c in cs:
         if not is_id(c.id):
@@ -33,7 +36,6 @@ def validate_fight(fight: Fight) -> None:
         if int(c.id[1:]) >= fight.next_id:
             raise RuleError(f"Combatant {c.id} has an id the fight has not handed out yet.")
         seen.add(c.id)
-        rs = REGISTRY.get(fight.ruleset)
         if rs is not None and type(c.economy) is not rs.economy_type:
             raise RuleError(f"{c.id}'s action economy is not one of {rs.title}'s.")
         if c.owner and not is_id(c.owner):

@@ -24,7 +24,19 @@ from msgspec.structs import astuple, fields, replace
 
 from engine.dice import Rng
 from engine.ruleset import REGISTRY
-from engine.state import ECONOMY_TYPES, AnyEconomy, Combatant, Condition, Duration, Economy, Fight, economy_hook
+from engine.state import (
+    CLOCK_TYPES,
+    ECONOMY_TYPES,
+    AnyClock,
+    AnyEconomy,
+    Clock,
+    Combatant,
+    Condition,
+    Duration,
+    Economy,
+    Fight,
+    state_hook,
+)
 
 MAGIC = b"\x89FRACAS\n"  # a non-ASCII first byte and a newline: text-mode transfers show up at once
 FORMAT = 2  # the save format this version writes; it reads this one and older ones (UPGRADES)
@@ -204,6 +216,14 @@ def _v1_economy(e: Any, ctx: dict[str, Any]) -> Any:
     return {"type": tag, **{k: v for k, v in e.items() if k in names}}
 
 
+def _v1_clock(n: Any, ctx: dict[str, Any]) -> Any:
+    """Format 1's `Fight.phase`, one int meaning what the ruleset said -> the header's ruleset's own
+    clock (its `with_number`: d20's slot, Cosmere's group, nine-phase's phase...), as plain data."""
+    if type(n) is not int:
+        raise FormatProblem("the fight's phase is not a whole number")
+    return msgspec.to_builtins(ctx["clock"]().with_number(n))
+
+
 def _v1_combatant(c: Any, ctx: dict[str, Any]) -> None:
     # format 1 left an all-default Economy out; format 2 always needs the ruleset's own (the base
     # Economy, a combatant's default, has none of the ruleset's fields)
@@ -212,19 +232,24 @@ def _v1_combatant(c: Any, ctx: dict[str, Any]) -> None:
 
 
 def _v1_fight(f: Any, ctx: dict[str, Any]) -> None:
-    if isinstance(f, dict) and isinstance(f.get("combatants"), list):
+    if not isinstance(f, dict):
+        return
+    # format 1 left a phase of 0 out; every format 2 fight holds its ruleset's clock
+    f["clock"] = _v1_clock(f.pop("phase", 0), ctx)
+    if isinstance(f.get("combatants"), list):
         for c in f["combatants"]:
             _v1_combatant(c, ctx)
 
 
 def _v1_to_v2(kind: int, record: Any, ctx: dict[str, Any]) -> tuple[int, Any]:
-    """Format 1 -> 2: each ruleset's economy is its own tagged struct (issue 12)."""
+    """Format 1 -> 2: each ruleset's economy and clock are its own tagged structs (issue 12)."""
     if not isinstance(record, dict):
         return kind, record
     if kind == HEADER:
         rs = REGISTRY.get(record.get("ruleset"))  # type: ignore[arg-type]
         cls = rs.economy_type if rs is not None else Economy  # unknown: refused once the header is read
         ctx["economy"] = (cls.__struct_config__.tag, frozenset(f.name for f in fields(cls)))
+        ctx["clock"] = rs.clock_type if rs is not None else Clock
         _v1_fight(record.get("root"), ctx)
     elif kind == STEP:
         if "economy" not in ctx:
@@ -232,6 +257,10 @@ def _v1_to_v2(kind: int, record: Any, ctx: dict[str, Any]) -> tuple[int, Any]:
         _v1_fight(record.get("s"), ctx)
         delta = record.get("d")
         if isinstance(delta, dict):
+            for one in delta.get("f") or ():
+                if isinstance(one, dict) and one.get("f") == "phase":
+                    one["f"] = "clock"
+                    one["v"] = _v1_clock(one.get("v"), ctx)
             for x in delta.get("l") or ():
                 _v1_combatant(x, ctx)
             for p in delta.get("p") or ():
@@ -314,8 +343,8 @@ def _check_ids(v: Any) -> None:
         _check_id(x)
 
 
-def _check_economy(v: Any) -> None:
-    """An economy's values, by its own struct (the declared type is only the AnyEconomy marker)."""
+def _check_own(v: Any) -> None:
+    """An economy's or a clock's values, by its own struct (the declared type is only a marker)."""
     c = struct_checker(type(v))
     if c is not None:
         c(v)
@@ -337,6 +366,16 @@ def check_economies(f: Fight, cs: Any = None) -> None:
             )
 
 
+def check_clock(f: Fight) -> None:
+    """The fight holds its own ruleset's clock: the rules read its fields, another's has none."""
+    rs = REGISTRY.get(f.ruleset)
+    if rs is not None and type(f.clock) is not rs.clock_type:
+        got = f.clock.__struct_config__.tag if isinstance(f.clock, msgspec.Struct) else "?"
+        raise FormatProblem(
+            f"the fight's clock is a '{got}' one, not a {f.ruleset} fight's ('{rs.clock_type.__struct_config__.tag}')"
+        )
+
+
 _BY_KIND: dict[str, Check] = {"id": _check_id, "ref": _check_ref, "ids": _check_ids}
 _STRUCT_CHECKS: dict[type, Check | None] = {}
 
@@ -349,8 +388,8 @@ def _checker(t: Any) -> Check | None:
         return _check_int
     if isinstance(t, mi.StructType):
         return struct_checker(t.cls)
-    if isinstance(t, mi.CustomType) and t.cls is AnyEconomy:
-        return _check_economy
+    if isinstance(t, mi.CustomType) and t.cls in (AnyEconomy, AnyClock):
+        return _check_own
     if isinstance(t, mi.VarTupleType | mi.ListType | mi.FrozenSetType | mi.SetType):
         item = _checker(t.item_type)
         if item is None:
@@ -448,6 +487,7 @@ def check_fight(f: Fight) -> None:
             check(f)
         check_ids(f)
         check_economies(f)
+        check_clock(f)
     except RecursionError:
         raise FormatProblem("the state is nested too deeply") from None
 
@@ -599,6 +639,7 @@ class Codec:
             if s.name == "next_id":
                 whole = True
         changes = {s.name: s.v for s in delta.fight}
+        clock = "clock" in changes
         if new is not None:
             changes["combatants"] = tuple(new)
         after = replace(before, **changes) if changes else before
@@ -607,6 +648,8 @@ class Codec:
             check_economies(after)
         elif delta.patch:
             check_economies(after, [after.combatants[p.i] for p in delta.patch])
+        if clock:
+            check_clock(after)
         return after
 
     @staticmethod
@@ -631,7 +674,7 @@ def codec() -> Codec:
 
     cu = command_union()  # imports the rulesets, which register their own types
     eu = event_union()
-    key = (tuple(COMMAND_TYPES), tuple(EVENT_TYPES), tuple(ECONOMY_TYPES.values()))
+    key = (tuple(COMMAND_TYPES), tuple(EVENT_TYPES), tuple(ECONOMY_TYPES.values()), tuple(CLOCK_TYPES.values()))
     c = _CODECS.get(key)
     if c is None:
         c = _CODECS[key] = _build(cu, eu, key)
@@ -641,13 +684,13 @@ def codec() -> Codec:
 _OPTS: dict[str, Any] = {"frozen": True, "gc": False, "omit_defaults": True}
 
 
-def _setters(prefix: str, of: type, skip: str, economy: Any = None) -> dict[str, type]:
+def _setters(prefix: str, of: type, skip: str) -> dict[str, type]:
     """One tagged struct per field of `of`: {"f": field name, "v": value of that field's type}; an
-    economy's as the union of the economies registered now, so a delta decodes it with no hook."""
+    economy or a clock as the union of those registered now, so a delta decodes it with no hook."""
     return {
         f.name: msgspec.defstruct(
             f"{prefix}_{f.name}",
-            [("v", economy if f.type is AnyEconomy and economy is not None else f.type)],
+            [("v", _OWN[f.type]() if f.type in _OWN else f.type)],
             tag_field="f",
             tag=f.name,
             namespace={"name": f.name},
@@ -658,10 +701,16 @@ def _setters(prefix: str, of: type, skip: str, economy: Any = None) -> dict[str,
     }
 
 
+# a marker type -> the union of its structs registered now (read when a codec is built)
+_OWN: dict[Any, Callable[[], Any]] = {
+    AnyEconomy: lambda: Union[tuple(ECONOMY_TYPES.values())],  # type: ignore[valid-type]  # noqa: UP007
+    AnyClock: lambda: Union[tuple(CLOCK_TYPES.values())],  # type: ignore[valid-type]  # noqa: UP007
+}
+
+
 def _build(cu: Any, eu: Any, key: tuple[tuple[type, ...], ...]) -> Codec:
     fight_setters = _setters("SetFight", Fight, "combatants")
-    economies = Union[tuple(ECONOMY_TYPES.values())]  # type: ignore[valid-type]  # noqa: UP007
-    combatant_setters = _setters("SetCombatant", Combatant, "id", economies)
+    combatant_setters = _setters("SetCombatant", Combatant, "id")
     fight_set = Union[tuple(fight_setters.values())]  # type: ignore[valid-type]  # noqa: UP007
     combatant_set = Union[tuple(combatant_setters.values())]  # type: ignore[valid-type]  # noqa: UP007
     # lengths are checked from the array header, before any element is decoded (a list of a million
@@ -703,8 +752,8 @@ def _build(cu: Any, eu: Any, key: tuple[tuple[type, ...], ...]) -> Codec:
         fight_setters=fight_setters,
         combatant_setters=combatant_setters,
         encoder=msgspec.msgpack.Encoder(),
-        step_decoder=msgspec.msgpack.Decoder(step, dec_hook=economy_hook),
-        header_decoder=msgspec.msgpack.Decoder(Header, dec_hook=economy_hook),
+        step_decoder=msgspec.msgpack.Decoder(step, dec_hook=state_hook),
+        header_decoder=msgspec.msgpack.Decoder(Header, dec_hook=state_hook),
         move_decoder=msgspec.msgpack.Decoder(Move),
         position_decoder=msgspec.msgpack.Decoder(Position),
         fight_checks=_field_checks(Fight),

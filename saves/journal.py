@@ -28,7 +28,7 @@ import msgspec
 
 from engine import RuleError, get_ruleset
 from engine.history import History
-from engine.state import economy_hook
+from engine.state import state_hook
 from saves import format as fmt
 from saves.errors import LockedError, ReadOnlyError, SaveError
 
@@ -401,7 +401,7 @@ def _read_header(path: Path, payload: memoryview, at: int) -> tuple[fmt.Header, 
             if new_kind != kind:
                 raise fmt.FormatProblem("an upgrade changed the record kind")
             try:
-                return msgspec.convert(raw, types[kind], dec_hook=economy_hook)
+                return msgspec.convert(raw, types[kind], dec_hook=state_hook)
             except msgspec.ValidationError as exc:
                 raise fmt.FormatProblem(f"unreadable (format {version}): {exc}") from None
             except Exception as exc:

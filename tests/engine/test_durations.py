@@ -10,7 +10,7 @@ from engine import RuleError, describe
 from engine import commands as C
 from engine import events as E
 from engine.ruleset import REGISTRY, Ruleset, begin_turn, finish_turn
-from engine.state import Duration
+from engine.state import Clock, Duration
 from tests.engine.support import add, by_name, cid, of, play, setup
 
 
@@ -166,15 +166,27 @@ def test_manual_conditions_last_until_removed():
     assert by_name(f, "Bo").has("Prone")
 
 
+class _Slot(Clock, frozen=True, gc=False, omit_defaults=True, tag="test-hooks"):
+    slot: int = 0  # the index in `order` acting; -1 before the first turn
+
+    @property
+    def number(self) -> int:
+        return self.slot
+
+    def with_number(self, n: int) -> _Slot:
+        return _Slot(n)
+
+
 class _Hooked(Ruleset):
     """A minimal round-robin ruleset that logs its start- and end-of-turn hooks, as Bleeding or a
     repeated save would: a new system plugs into the generic engine without touching it."""
 
     id = "test-hooks"
     title = "Hooks"
+    clock_type = _Slot
 
     def start(self, f, cmd, ev):
-        f = replace(f, round=1, phase=-1, order=tuple(c.id for c in f.combatants))
+        f = replace(f, round=1, clock=_Slot(-1), order=tuple(c.id for c in f.combatants))
         return self.advance(f, ev)
 
     def advance(self, f, ev):
@@ -184,7 +196,7 @@ class _Hooked(Ruleset):
         if idx >= len(f.order):
             f, idx = replace(f, round=f.round + 1), 0
             ev.append(E.RoundStarted(f.round))
-        return begin_turn(self, replace(f, phase=idx), f.order[idx], ev)
+        return begin_turn(self, replace(f, clock=_Slot(idx)), f.order[idx], ev)
 
     def turn_start_effects(self, f, cid, ev):
         c = f.get(cid)

@@ -28,7 +28,7 @@ from engine.ruleset import (
     offer,
     yes_no,
 )
-from engine.state import Combatant, Condition, Economy, Fight, put
+from engine.state import Clock, Combatant, Condition, Economy, Fight, put
 
 ID = "plainlist"
 
@@ -58,6 +58,20 @@ class PlainEconomy(Economy, frozen=True, gc=False, omit_defaults=True, tag="plai
     reactions: int = 0
 
 
+class PlainClock(Clock, frozen=True, gc=False, omit_defaults=True, tag="plainlist"):
+    """Plain list's own clock: whose place in the list is acting. `register_ruleset` registers it
+    through `PlainList.clock_type`."""
+
+    place: int = 0  # the index in `order` of the combatant whose turn it is
+
+    @property
+    def number(self) -> int:
+        return self.place
+
+    def with_number(self, n: int) -> PlainClock:
+        return PlainClock(n)
+
+
 COMMANDS: tuple[type[C.Command], ...] = (Shove,)
 EVENTS: tuple[type[E.Event], ...] = (Shoved,)
 
@@ -69,6 +83,7 @@ def _turn_economy() -> PlainEconomy:
 class PlainList(Ruleset):
     id = ID
     economy_type = PlainEconomy
+    clock_type = PlainClock
     title = "Plain list"
     summary = (
         "A plain initiative list, highest first (ties in the order added). On its turn a combatant has "
@@ -101,7 +116,7 @@ class PlainList(Ruleset):
                 raise RuleError(f"{value} is not a believable initiative.")
             f = put(f, replace(c, initiative=value, economy=PlainEconomy(reactions=1)))
             ev.append(E.InitiativeRolled(c.id, c.name, value, None, "(typed in)" if dice else ""))
-        f = replace(f, order=self._sorted(f, tuple(c.id for c in f.combatants)), round=1, phase=0)
+        f = replace(f, order=self._sorted(f, tuple(c.id for c in f.combatants)), round=1, clock=PlainClock(0))
         ev.append(E.OrderSet(tuple(f.get(x).name for x in f.order)))
         ev.append(E.RoundStarted(1))
         return self._begin(f, 0, ev)
@@ -110,7 +125,7 @@ class PlainList(Ruleset):
         cid = f.order[i]
         c = f.get(cid)
         f = put(f, replace(c, economy=replace(_turn_economy(), done=False)))
-        return begin_turn(self, replace(f, phase=i), cid, ev)
+        return begin_turn(self, replace(f, clock=PlainClock(i)), cid, ev)
 
     def advance(self, f: Fight, ev: Events) -> Fight:
         if f.ended:
@@ -118,7 +133,7 @@ class PlainList(Ruleset):
         f = finish_turn(self, f, ev)
         if not f.order:
             return f
-        i = f.phase + 1
+        i = f.clock.place + 1
         if i >= len(f.order):
             f = replace(f, round=f.round + 1)
             ev.append(E.RoundStarted(f.round))

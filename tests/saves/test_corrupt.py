@@ -28,6 +28,8 @@ from typing import Any
 
 import pytest
 
+from engine import REGISTRY
+from engine.state import Clock
 from saves import format as fmt
 from saves.errors import SaveError
 from saves.session import Session
@@ -123,6 +125,14 @@ def _header_frame(good: bytes) -> bytes:
     return good[: len(fmt.MAGIC) + fmt.FRAME_SIZE + length]
 
 
+def _clock_of(head: bytes) -> Clock:
+    """An empty clock of the ruleset named by this header frame (a header is never compressed)."""
+    import msgspec
+
+    header = msgspec.msgpack.decode(head[len(fmt.MAGIC) + fmt.FRAME_SIZE :])
+    return REGISTRY[header["ruleset"]].clock_type()
+
+
 def _deep(depth: int) -> bytes:
     return b"\x91" * depth + b"\x90"
 
@@ -150,7 +160,7 @@ def hostile_file(rng: random.Random, good: bytes, how: int) -> tuple[str, bytes]
             {"f": "rng", "v": {"type": "rng", "seed": rng.choice([0, -1]), "counter": rng.choice([2**63, 2**64 - 1])}},
             {"f": "round", "v": big},
             {"f": "next_id", "v": big},
-            {"f": "phase", "v": big},
+            {"f": "clock", "v": msgspec.to_builtins(_clock_of(head).with_number(big))},
         ])
         rec = {"p": 0, "c": note, "d": {"f": [setter]}}
         return HOSTILE + "huge numbers", head + fmt.frame(fmt.STEP, msgspec.msgpack.encode(rec))

@@ -4,8 +4,8 @@ and state, with the whole undo history.
 
 Format 1 files are read through their upgrade (saves/format.py, UPGRADES): their facts were recorded
 as format 1 states, so each state read back is written back in format 1's form (`as_v1`: the one
-Economy of every ruleset's fields) and compared with them; a field the upgrade lost or misplaced
-changes that form and fails here.
+Economy of every ruleset's fields, the one int `phase` for the ruleset's clock) and compared with
+them; a field the upgrade lost or misplaced changes that form and fails here.
 
 If this fails after an engine change, old save files no longer read as they did: make the change
 backwards compatible (new fields get defaults, tags and names never change) or add an upgrade step
@@ -23,7 +23,7 @@ import pytest
 
 from engine import REGISTRY, command_union, event_union
 from engine import commands as C
-from engine.state import Fight, economy_hook
+from engine.state import Fight, state_hook
 from saves import format as fmt
 from saves.session import Session
 
@@ -77,8 +77,17 @@ V1_ECONOMY = (
 
 
 def as_v1(state: Fight) -> Any:
-    """`state` as format 1 held it (plain JSON data): every ruleset's economy back in the one Economy."""
+    """`state` as format 1 held it (plain JSON data): every ruleset's economy back in the one Economy,
+    the ruleset's clock back in `phase`, where the clock is now (Fight's field order is the same)."""
     raw = msgspec.json.decode(msgspec.json.encode(state))
+    assert type(state.clock) is REGISTRY[state.ruleset].clock_type, state.clock
+    # format 1 wrote `phase` unless it was 0, its default; the int is what the clock stands for
+    raw = {
+        k: v
+        for key, value in raw.items()
+        for k, v in ((("phase", state.phase),) if key == "clock" else ((key, value),))
+        if k != "phase" or v != 0
+    }
     for c in raw.get("combatants", ()):
         e = c.get("economy")
         if e is None:
@@ -125,7 +134,7 @@ def same(state: Fight, want: Any, version: int) -> bool:
     """`state` (read now) is the recorded one: in format 1's form for a format 1 file, else decoded."""
     if version == 1:
         return as_v1(state) == want
-    return state == msgspec.convert(want, Fight, dec_hook=economy_hook)
+    return state == msgspec.convert(want, Fight, dec_hook=state_hook)
 
 
 @pytest.mark.parametrize(("version", "rules"), CASES)
@@ -144,6 +153,7 @@ def test_golden_save_loads_and_replays(version: int, rules: str, tmp_path: Path)
     assert s.header is not None and s.header.format == fmt.FORMAT and s.header.ruleset == rules
     for node in s.history.nodes:
         assert all(type(c.economy) is REGISTRY[rules].economy_type for c in node.state.combatants)
+        assert type(node.state.clock) is REGISTRY[rules].clock_type
     h = s.history
     assert len(h.nodes) == len(exp.nodes) and h.cursor == exp.cursor
     for i, (node, want) in enumerate(zip(h.nodes, exp.nodes, strict=True)):

@@ -251,8 +251,15 @@ def test_a_dice_counter_out_of_range_is_refused(tmp_path: Path, counter: int) ->
 
 
 def test_huge_ints_are_refused(tmp_path: Path) -> None:
-    for field, value in (("round", -(2**63)), ("next_id", 2**63 + 5), ("phase", 2**62 + 1)):
+    # the clock's number (d20's slot) sits inside the ruleset's own clock struct
+    for field, value in (
+        ("round", -(2**63)),
+        ("next_id", 2**63 + 5),
+        ("clock", {"type": "d20", "slot": 2**62 + 1}),
+        ("clock", {"type": "d20", "slot": -(2**63)}),
+    ):
         raw = header_raw()
+        assert raw["root"]["ruleset"] == "d20"
         raw["root"][field] = value
         text = refused(tmp_path, file_of(raw), "header")
         # the reader's own check, or the engine's type constraint where it has one

@@ -12,10 +12,11 @@ from msgspec.structs import replace
 from rich.text import Text
 
 import engine.ruleset
+import engine.state
 from engine import commands as C
 from engine import new_fight, ruleset_ids
 from engine.ruleset import Events, Ruleset, begin_turn, finish_turn
-from engine.state import Fight
+from engine.state import Clock, Fight
 from saves.session import Session
 from tests.tui.support import app_on, main_screen, pane_text, sync
 from tui import cli
@@ -26,6 +27,17 @@ TUI = Path(__file__).resolve().parents[2] / "tui"
 SHIPPED = ("cosmere", "d20", "ninephase", "warhammer")
 
 
+class ToyClock(Clock, frozen=True, gc=False, omit_defaults=True, tag="toy"):
+    place: int = 0  # the index in `order` of whose turn it is
+
+    @property
+    def number(self) -> int:
+        return self.place
+
+    def with_number(self, n: int) -> ToyClock:
+        return ToyClock(n)
+
+
 class Toy(Ruleset):
     """A fifth engine ruleset (like tests/engine/fifth_ruleset.py, with no commands of its own):
     plain turns in the order added."""
@@ -33,16 +45,17 @@ class Toy(Ruleset):
     id = "toy"
     title = "Toy"
     summary = "Turns in the order added."
+    clock_type = ToyClock
 
     def start(self, f: Fight, cmd: C.StartFight, ev: Events) -> Fight:
-        f = replace(f, order=tuple(c.id for c in f.combatants), round=1, phase=0)
+        f = replace(f, order=tuple(c.id for c in f.combatants), round=1, clock=ToyClock(0))
         return begin_turn(self, f, f.order[0], ev)
 
     def advance(self, f: Fight, ev: Events) -> Fight:
         f = finish_turn(self, f, ev)
         live = [x for x in f.order if f.find(x)]
         i = (f.phase + 1) % len(live)
-        f = replace(f, phase=i, round=f.round + (i == 0))
+        f = replace(f, clock=ToyClock(i), round=f.round + (i == 0))
         return begin_turn(self, f, live[i], ev)
 
 
@@ -51,6 +64,7 @@ def _toy_in_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
     """The engine knows the toy ruleset during each test here, and only then (the other tests loop
     over the engine's registry)."""
     monkeypatch.setitem(engine.ruleset.REGISTRY, "toy", Toy())
+    monkeypatch.setitem(engine.state.CLOCK_TYPES, "toy", ToyClock)  # what register_ruleset does too
 
 
 def test_no_code_outside_the_slices_names_a_ruleset() -> None:

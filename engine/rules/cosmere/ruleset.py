@@ -1,8 +1,9 @@
 """Cosmere: every round each combatant takes a fast turn (2 actions) or a slow turn (3 actions).
 
 The round runs in four phases: fast PCs, fast NPCs, slow PCs, slow NPCs (allied NPCs act with the
-NPCs). A PC may decide to go fast at the moment it acts; the GM picks which NPCs go fast. `phase` holds
-the phase index 0-3. Decisions where the text is silent are in docs/rules/cosmere.md.
+NPCs). A PC may decide to go fast at the moment it acts; the GM picks which NPCs go fast. The clock's
+`group` (CosmereClock) holds the phase index 0-3. Decisions where the text is silent are in
+docs/rules/cosmere.md.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from engine.dice import roll
 from engine.errors import RuleError
 from engine.mechanics import GivenRolls, roll_or_given
 from engine.rules.cosmere import combat as X
+from engine.rules.cosmere.clock import CosmereClock
 from engine.rules.cosmere.economy import CosmereEconomy
 from engine.ruleset import (
     ActionInfo,
@@ -78,6 +80,7 @@ def _phase_of(c: Combatant, speed: str) -> int:
 class Cosmere(Ruleset):
     id = "cosmere"
     economy_type = CosmereEconomy
+    clock_type = CosmereClock
     title = "Cosmere"
     summary = "Fast (2 actions) or slow (3 actions) turns; fast PCs, fast NPCs, slow PCs, slow NPCs."
     stats = (
@@ -129,7 +132,7 @@ class Cosmere(Ruleset):
             ev.append(E.InitiativeRolled(c.id, c.name, r.total, r, "(d20 for ties of Speed)"))
             econ = CosmereEconomy(reactions=0 if c.id in surprised else 1)
             cs.append(replace(c, tiebreak=r.total, economy=econ))
-        f = replace(f, combatants=tuple(cs), rng=rng, round=1, phase=0)
+        f = replace(f, combatants=tuple(cs), rng=rng, round=1, clock=CosmereClock(0))
         f = add_surprise(f, cmd.surprised, ev, "no reaction at the start of combat")
         ev.append(E.RoundStarted(1))
         ev.append(E.PhaseStarted(1, 0, PHASES[0]))
@@ -239,10 +242,10 @@ class Cosmere(Ruleset):
             # the slow PC phase is the last one a PC can act in; the slow NPC phase ends the round
             f = self._skip_down(f, ev, ("pc",) if f.phase == 2 else ("pc", "npc"))
         if f.phase < 3:
-            f = replace(f, phase=f.phase + 1)
+            f = replace(f, clock=CosmereClock(f.phase + 1))
             ev.append(E.PhaseStarted(f.round, f.phase, PHASES[f.phase]))
             return f
-        f = replace(f, round=f.round + 1, phase=0)
+        f = replace(f, round=f.round + 1, clock=CosmereClock(0))
         f = replace(
             f,
             combatants=tuple(replace(c, economy=replace(c.economy, done=False, speed="")) for c in f.combatants),

@@ -16,6 +16,7 @@ from engine.dice import roll
 from engine.errors import RuleError
 from engine.mechanics import GivenRolls
 from engine.rules.d20 import combat as X
+from engine.rules.d20.clock import D20Clock
 from engine.rules.d20.economy import D20Economy
 from engine.ruleset import (
     ActionInfo,
@@ -89,6 +90,7 @@ def initiative_mod(c: Combatant) -> int:
 class D20(Ruleset):
     id = "d20"
     economy_type = D20Economy
+    clock_type = D20Clock
     title = "d20"
     summary = "d20 + Dex initiative; move, action, bonus action, Gambit; one reaction a round."
     stats = (
@@ -163,7 +165,7 @@ class D20(Ruleset):
             cs.append(replace(c, initiative=r.total, tiebreak=c.stat("dex", 10), economy=econ))
         f = replace(f, combatants=tuple(cs), rng=rng)
         f = add_surprise(f, cmd.surprised, ev, "loses its first turn")
-        f = self.reorder(replace(f, round=1, phase=-1))
+        f = self.reorder(replace(f, round=1, clock=D20Clock(-1)))
         ev.append(E.OrderSet(tuple(f.get(x).name for x in f.order)))
         ev.append(E.RoundStarted(1))
         given = GivenRolls(f, cmd.rolls)
@@ -188,8 +190,8 @@ class D20(Ruleset):
         for c in leaders:
             order.append(c.id)
             order.extend(x.id for x in f.combatants if x.owner == c.id)
-        phase = order.index(f.current) if f.current in order else f.phase
-        return replace(f, order=tuple(order), phase=phase)
+        slot = order.index(f.current) if f.current in order else f.phase
+        return replace(f, order=tuple(order), clock=D20Clock(slot))
 
     def joined(self, f: Fight, c: Combatant, ev: Events) -> Fight:
         # joins with no initiative (bottom of the order) until the GM sets it
@@ -202,7 +204,7 @@ class D20(Ruleset):
         f = X.release_grapples(f, cid, "the grappler left the fight", ev)
         if idx != -1 and idx <= f.phase:
             # the turn pointer stays on whoever comes next
-            f = replace(f, phase=f.phase - 1)
+            f = replace(f, clock=D20Clock(f.phase - 1))
         return f
 
     def _next_command(self, f: Fight, cmd: C.NextTurn, ev: Events) -> Fight:
@@ -233,7 +235,7 @@ class D20(Ruleset):
             done = {c.id for c in f.combatants if c.economy.done}
             cid = next((x for x in f.order if x not in done), "")
             if not cid:
-                f = replace(f, round=f.round + 1, phase=-1)
+                f = replace(f, round=f.round + 1, clock=D20Clock(-1))
                 f = replace(
                     f,
                     combatants=tuple(replace(c, economy=replace(c.economy, done=False)) for c in f.combatants),
@@ -242,7 +244,7 @@ class D20(Ruleset):
                 if not f.order:
                     return f
                 continue
-            f = replace(f, phase=f.order.index(cid))
+            f = replace(f, clock=D20Clock(f.order.index(cid)))
             c = f.get(cid)
             # Dodge and a readied action last until its next turn, even one it loses
             if c.economy.ready:

@@ -3,8 +3,8 @@
 In each phase a combatant acts once, reacts once, or does nothing. Everything in one phase is
 adjudicated together: a combatant dropped in phase N still completes its phase-N activity and cannot
 act after. Channels are Phase-Locked Master Actions that resolve as many phases later as they cost, and
-break on damage or a saving throw strictly inside that window. `phase` is the current phase 1-9; there
-is no current combatant. See docs/rules/ninephase.md.
+break on damage or a saving throw strictly inside that window. The clock (NinePhaseClock) holds the
+current phase 1-9 (`Fight.phase` reads it); there is no current combatant. See docs/rules/ninephase.md.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from engine import commands as C
 from engine import events as E
 from engine.errors import RuleError
 from engine.rules.ninephase import catalog as K
+from engine.rules.ninephase.clock import NinePhaseClock
 from engine.rules.ninephase.economy import NinePhaseEconomy
 from engine.ruleset import (
     ActionInfo,
@@ -90,6 +91,7 @@ def _pools(stats: tuple[tuple[str, int], ...], old: tuple[Pool, ...]) -> tuple[P
 class NinePhase(Ruleset):
     id = "ninephase"
     economy_type = NinePhaseEconomy
+    clock_type = NinePhaseClock
     title = "Nine-phase"
     summary = "Nine phases a round; 3 actions and 1 reaction a round; Master Actions; channels."
     stats = (
@@ -135,7 +137,7 @@ class NinePhase(Ruleset):
         f = replace(
             f,
             round=1,
-            phase=1,
+            clock=NinePhaseClock(1),
             combatants=tuple(replace(c, economy=_fresh(), channels=()) for c in f.combatants),
         )
         ev.append(E.RoundStarted(1))
@@ -177,7 +179,7 @@ class NinePhase(Ruleset):
         f = replace(f, combatants=tuple(_close_channels(c, ended) for c in f.combatants))
         f = expire_at(f, ev, ended)
         if ended < PHASES:
-            f = replace(f, phase=ended + 1)
+            f = replace(f, clock=NinePhaseClock(ended + 1))
             ev.append(E.PhaseStarted(f.round, f.phase, f"Phase {f.phase}"))
             return self._announce(f, ev)
         f = expire_at(f, ev, None)
@@ -195,7 +197,7 @@ class NinePhase(Ruleset):
         f = replace(
             f,
             round=f.round + 1,
-            phase=1,
+            clock=NinePhaseClock(1),
             combatants=tuple(replace(c, economy=_fresh(), channels=_carried(c)) for c in f.combatants),
         )
         ev.append(E.RoundStarted(f.round))

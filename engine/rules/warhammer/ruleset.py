@@ -3,10 +3,10 @@
 Ties go to the higher Agility. Spending a Fortune point at the start of a round lets a combatant pick
 its slot for that round only. One attack (or other action) a turn, and a budget of reactions a round:
 one, plus a bonus parry for a shield or off-hand weapon, plus one for a two-handed weapon, plus one for
-fighting defensively (until its next turn). `phase` is the index of the current slot in `order`,
--1 while the round waits at its start for Fortune to be spent, and UNDER_WAY when the round has begun
-but no slot is behind it any more (the first one to act left the fight mid-turn). See
-docs/rules/warhammer.md.
+fighting defensively (until its next turn). The clock's `slot` (WarhammerClock) is the index of the
+current slot in `order`, -1 while the round waits at its start for Fortune to be spent, and UNDER_WAY
+when the round has begun but no slot is behind it any more (the first one to act left the fight
+mid-turn). See docs/rules/warhammer.md.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from engine import events as E
 from engine.dice import roll
 from engine.errors import RuleError
 from engine.rules.warhammer import combat as W
+from engine.rules.warhammer.clock import WarhammerClock
 from engine.rules.warhammer.economy import WarhammerEconomy
 from engine.ruleset import (
     ActionInfo,
@@ -56,7 +57,7 @@ CONDITIONS = {
 
 TIERS = ("minion", "champion", "master")
 
-# `phase` of a round that has begun with no slot behind it: the combatant acting in the first slot
+# the clock's `slot` in a round that has begun with no slot behind it: the combatant acting in the first slot
 # left the fight. Not -1, which is the start of the round, when Fortune may still be spent.
 UNDER_WAY = -2
 
@@ -78,6 +79,7 @@ def bonus_parries(c: Combatant) -> int:
 class Warhammer(Ruleset):
     id = "warhammer"
     economy_type = WarhammerEconomy
+    clock_type = WarhammerClock
     title = "Warhammer"
     summary = "d100 Initiative test, act by SL (ties to Agility); Fortune picks a slot; reactions."
     stats = (
@@ -195,8 +197,8 @@ class Warhammer(Ruleset):
         else:
             rest = [x for x in standing if x not in passed]
         order = passed + tuple(x for x in rest if x not in passed)
-        phase = order.index(f.current) if f.current in order else f.phase
-        return replace(f, order=order, phase=phase, standing=standing)
+        slot = order.index(f.current) if f.current in order else f.phase
+        return replace(f, order=order, clock=WarhammerClock(slot), standing=standing)
 
     def order_changed(self, f: Fight) -> Fight:
         # the GM's call on a tie lasts beyond this round, unlike a Fortune slot
@@ -212,7 +214,7 @@ class Warhammer(Ruleset):
         if idx != -1 and idx <= f.phase:
             # the next turn goes to whoever came after the leaver; the round stays under way (a
             # first slot left mid-turn must not reopen the start of the round to Fortune)
-            f = replace(f, phase=f.phase - 1 if f.phase > 0 else UNDER_WAY)
+            f = replace(f, clock=WarhammerClock(f.phase - 1 if f.phase > 0 else UNDER_WAY))
         return f
 
     def _round_economy(self, c: Combatant, e: WarhammerEconomy) -> WarhammerEconomy:
@@ -232,7 +234,7 @@ class Warhammer(Ruleset):
         f = replace(
             f,
             round=f.round + 1,
-            phase=-1,
+            clock=WarhammerClock(-1),
             current="",
             combatants=tuple(replace(c, economy=self._round_economy(c, c.economy)) for c in f.combatants),
         )
@@ -260,7 +262,7 @@ class Warhammer(Ruleset):
         while idx < len(f.order):
             cid = f.order[idx]
             c = f.get(cid)
-            f = replace(f, phase=idx)
+            f = replace(f, clock=WarhammerClock(idx))
             if c.economy.done:
                 idx += 1  # moved down the order after acting: one turn a round
                 continue

@@ -1,0 +1,17 @@
+"""Nine-phase's clock: which of the round's nine phases is under way (its own struct, tag
+"ninephase")."""
+
+from __future__ import annotations
+
+from engine.state import Clock
+
+
+class NinePhaseClock(Clock, frozen=True, gc=False, omit_defaults=True, tag="ninephase"):
+    phase: int = 0  # 1-9 once the fight has started (0 before)
+
+    @property
+    def number(self) -> int:
+        return self.phase
+
+    def with_number(self, n: int) -> NinePhaseClock:
+        return NinePhaseClock(n)
