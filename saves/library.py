@@ -31,6 +31,7 @@ from engine.library import (
     kind_of,
     parse_toml,
     starter,
+    statblock_of,
     to_add,
     toml_document,
 )
@@ -134,11 +135,28 @@ def save_combatant(rid: str, c: Combatant, folder: Path | None = None, name: str
     """A statblock made from a combatant, saved to the user's library (under `name` if given)."""
     kind = get_kind(rid)
     sb = kind.from_combatant(c)
+    kept = statblock_of(rid, c)
+    if kept is not None and type(kept) is type(sb):
+        sb = _keep_unknown(kept, sb)
     if name:
         sb = msgspec.structs.replace(sb, name=name)
     decode_entry(rid, to_table(sb))  # validated as a file entry would be
     save_statblocks(rid, [sb], folder)
     return sb
+
+
+def _keep_unknown(kept: Statblock, built: Statblock) -> Statblock:
+    """`built` (from the combatant's stats) with what the stats cannot hold taken from the statblock
+    it was added from: its attacks, type, health dice, source. A field `built` leaves at its default
+    is one the combatant does not carry."""
+    changes = {}
+    for f in msgspec.structs.fields(built):
+        if f.name in ("name", "kind", "side"):
+            continue
+        default = f.default_factory() if f.default_factory is not msgspec.NODEFAULT else f.default
+        if getattr(built, f.name) == default:
+            changes[f.name] = getattr(kept, f.name)
+    return msgspec.structs.replace(built, **changes)
 
 
 # --- the party ----------------------------------------------------------------------------------

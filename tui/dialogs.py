@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from msgspec.structs import replace as replace_struct
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
@@ -861,14 +862,59 @@ class _CombatantForm(Dialog):
             self._side_touched = True
 
 
+# "Goblin x4" (or "Goblin ×4", "goblin x 4"): four of them
+_COUNT_SUFFIX = re.compile(r"^(.*?\S)\s+[x×]\s*(\d+)$", re.IGNORECASE)
+LIBRARY_SHOWN = 6  # matches listed as the GM types (the list scrolls for more)
+HEALTH_MODES: list[tuple[str | Text, str]] = [
+    ("the statblock's number", "fixed"),
+    ("rolled from its dice", "rolled"),
+]
+
+
+def split_count(text: str) -> tuple[str, int | None]:
+    """"Goblin x4" -> ("Goblin", 4); a name without a count -> (name, None)."""
+    m = _COUNT_SUFFIX.match(text.strip())
+    if m and m.group(1).strip():
+        return m.group(1).strip(), int(m.group(2)) if len(m.group(2)) <= 3 else 1000
+    return text.strip(), None
+
+
+def _word_prefixes(query: str, name: str) -> bool:
+    """Every word typed starts a word of the name: "gob" or "bug bear" pick the entry outright;
+    a looser match ("gbln") is listed but the typed name stays a new combatant."""
+    words_of = name.casefold().split()
+    return all(any(w.startswith(q) for w in words_of) for q in query.casefold().split())
+
+
 class AddDialog(_CombatantForm):
+    """Type a name: the library (the starter bestiary and the GM's own) is searched as you type;
+    enter adds the highlighted creature ("Goblin x4": four, numbered), each copy keeping its
+    statblock. A new combatant is the last option, and also what is added once any field below the
+    name was changed: custom combatants work as they always did."""
+
+    BINDINGS = [
+        Binding("down", "list(1)", show=False, id="library_down"),
+        Binding("up", "list(-1)", show=False, id="library_up"),
+        Binding("ctrl+r", "health", show=False, id="library_health"),
+    ]
+    DEFAULT_CSS = """
+    AddDialog #library { max-height: 6; }
+    AddDialog #library-note { height: auto; color: $text-muted; }
+    """
     OK = "Add"
+    HINT = "enter: add · ↑↓: library · ctrl+r: health fixed/rolled · esc: cancel · tab: next"
 
     def heading(self) -> Text:
         return Text(f"Add combatants ({self.rules.title})")
 
     def fields(self) -> ComposeResult:
-        yield row("Name", field(placeholder="Goblin", id="name"))
+        yield row("Name", field(placeholder="Goblin, or search the library: gob x4", id="name"))
+        yield OptionList(id="library")
+        yield Static(id="library-note")
+        health = self.fight.setting("add_health", "fixed")
+        ch = Choice(HEALTH_MODES, health, id="health")
+        ch.can_focus = False  # ctrl+r (or a click) changes it: the tab order stays as it was
+        yield row("Health (ctrl+r)", ch, id="r-health")
         yield row("How many", field("1", id="count", number=True))
         yield row("PC or NPC", Choice(KINDS, "npc", id="kind"))
         yield row("Side", Choice(SIDES, "enemy", id="side"))
@@ -879,23 +925,171 @@ class AddDialog(_CombatantForm):
             yield row("Companion of", Choice(combatant_options(f, "nobody (own initiative)", leaders), "", id="owner"))
         yield from self._extra_fields(None)
 
-    def build(self) -> Command:
-        name = self.value("name").strip()
+    def on_mount(self) -> None:
+        self._entries: list[Any] = []  # engine.library Entry values, loaded once
+        self._shown: list[Any] = []  # the matches listed, in order
+        self._library_problem = ""
+        from saves import library as S
+        from saves.errors import SaveError
+
+        try:
+            self._entries = S.load(self.fight.ruleset)
+        except (RuleError, OSError, SaveError) as exc:  # a bad file of the GM's: the starter bestiary still serves
+            import engine.library as L
+
+            self._library_problem = clean(str(exc))
+            try:
+                self._entries = [L.Entry(sb) for sb in L.starter(self.fight.ruleset)]
+            except RuleError:
+                self._entries = []
+        self.query_one("#library", OptionList).can_focus = False  # up/down in the name field move it
+        # what a custom combatant's fields hold as composed: changed ones mean "my own, not the library's"
+        self._composed = self._custom_values()
+        self._filter("")
+        self.query_one("#name", Input).focus()
+
+    def _custom_values(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for w in self.query("Input").results(Input):
+            if w.id not in ("name", "count"):
+                out[w.id or ""] = w.value
+        for c in self.query(Choice).results(Choice):
+            if c.id not in ("health",):
+                out[c.id or ""] = c.value
+        return out
+
+    def _custom_edited(self) -> bool:
+        return self._custom_values() != getattr(self, "_composed", {})
+
+    def _filter(self, typed: str) -> None:
+        import engine.library as L
+
+        ol = self.query_one("#library", OptionList)
+        ol.clear_options()
+        query, _ = split_count(typed)
+        self._shown = L.search(self._entries, query, limit=50) if query else []
+        options: list[Option] = []
+        for i, e in enumerate(self._shown):
+            sb = e.statblock
+            kind = L.kind_of(sb)
+            t = literal(sb.name, "bold")
+            dice = kind.health_dice(sb)
+            bits = [sb.type, f"{kind.health(sb)} health" + (f" ({dice})" if dice else ""), e.origin]
+            t.append_text(literal("  " + " · ".join(b for b in bits if b), "dim"))
+            options.append(Option(t, id=f"lib-{i}"))
+        if query:
+            options.append(Option(Text("New combatant: ", no_wrap=True) + literal(query), id="custom"))
+        ol.add_options(options)
+        ol.display = bool(options)
+        first_is_it = bool(self._shown) and _word_prefixes(query, self._shown[0].statblock.name)
+        ol.highlighted = (0 if first_is_it else len(options) - 1) if options else None
+        self._note()
+
+    def _picked(self) -> Any | None:
+        """The library entry enter would add (None: a new combatant, as typed)."""
+        ol = self.query_one("#library", OptionList)
+        opt = ol.highlighted_option
+        if opt is None or not (opt.id or "").startswith("lib-") or self._custom_edited():
+            return None
+        i = int((opt.id or "")[4:])
+        return self._shown[i] if i < len(self._shown) else None
+
+    def _note(self) -> None:
+        """One line under the list: what enter adds."""
+        import engine.library as L
+
+        entry = self._picked()
+        dice = L.kind_of(entry.statblock).health_dice(entry.statblock) if entry is not None else ""
+        self.query_one("#r-health").display = bool(dice)  # nothing to roll: no choice to offer
+        t = Text()
+        if self._library_problem:
+            t.append(self._library_problem + "\n", style="bold")
+        if entry is not None:
+            sb = entry.statblock
+            _, count = split_count(self.value("name"))
+            t.append("enter adds ")
+            t.append_text(literal(f"{sb.name} x{count}" if count else sb.name, "bold"))
+            t.append(" from the library, with its attacks; change a field below for your own", style="dim")
+        elif self._shown and self._custom_edited():
+            t.append("a new combatant (a field below was changed)", style="dim")
+        note = self.query_one("#library-note", Static)
+        note.update(t)
+        note.display = bool(t.plain)
+
+    @on(Input.Changed, "#name")
+    def _search(self, event: Input.Changed) -> None:
+        self._filter(event.value)
+
+    @on(Input.Changed)
+    @on(Choice.Changed)
+    def _maybe_custom(self, event: Message) -> None:
+        if self.is_mounted and getattr(event, "control", None) is not self.query_one("#name"):
+            self._note()
+
+    @on(OptionList.OptionHighlighted, "#library")
+    def _moved(self) -> None:
+        self._note()
+
+    @on(OptionList.OptionSelected, "#library")
+    def _chosen(self) -> None:
+        self.action_submit()
+
+    def action_list(self, delta: int) -> None:
+        ol = self.query_one("#library", OptionList)
+        if ol.option_count:
+            ol.highlighted = max(0, min(ol.option_count - 1, (ol.highlighted or 0) + delta))
+
+    def action_health(self) -> None:
+        self.query_one("#health", Choice).action_move(1)
+        self._note()
+
+    def _count(self) -> int:
+        _, suffix = split_count(self.value("name"))
+        if suffix is not None:
+            if not 1 <= suffix <= 50:
+                raise FormError("How many: between 1 and 50 at once.")
+            return suffix
+        return parse_int(self.value("count"), "How many", 1, 50)
+
+    def build(self) -> Command | list[Command]:
+        entry = self._picked()
+        owner = self.choice("owner") if self.query("#owner") else ""
+        if entry is not None:
+            return self._from_library(entry.statblock, owner or "")
+        name, _ = split_count(self.value("name"))
         if not name:
             raise FormError("Give the combatant a name.")
-        owner = self.choice("owner") if self.query("#owner") else ""
         return C.AddCombatant(
             name,
             kind=self.choice("kind"),
             side=self.choice("side"),
             stats=self._stats(),
-            count=parse_int(self.value("count"), "How many", 1, 50),
+            count=self._count(),
             owner=owner or "",
             flags=words(self.value("flags")),
             resist=words(self.value("resist")) if self.query("#resist") else (),
             vulnerable=words(self.value("vulnerable")) if self.query("#vulnerable") else (),
             note=self.value("note"),
         )
+
+    def _from_library(self, sb: Any, owner: str) -> list[Command]:
+        """The one AddCombatant of the copies (each keeps the statblock), and the health setting
+        when the GM changed it: the fight remembers it for the next add."""
+        import secrets
+
+        import engine.library as L
+        from engine.dice import Rng
+
+        mode = self.choice("health")
+        # the rolled numbers go into the command, so a replay never rerolls; a seed of the app's own
+        # (the fight's dice are not spent on it)
+        cmd, _ = L.to_add(sb, self._count(), mode, Rng(seed=secrets.randbits(62)))
+        if owner:
+            cmd = replace_struct(cmd, owner=owner)
+        out: list[Command] = [cmd]
+        if mode != self.fight.setting("add_health", "fixed"):
+            out.append(C.Setting("add_health", mode))
+        return out
 
 
 class EditDialog(_CombatantForm):
@@ -905,6 +1099,8 @@ class EditDialog(_CombatantForm):
         return Text("Edit ") + literal(self.target.name)
 
     def fields(self) -> ComposeResult:
+        import engine.library as L
+
         c = self.target
         self._side_touched = True  # editing: never change the side behind the GM's back
         yield row("Name", field(c.name, id="name"))
@@ -912,8 +1108,41 @@ class EditDialog(_CombatantForm):
         yield row("Side", Choice(SIDES, c.side, id="side"))
         yield self._stat_grid(dict(c.stats))
         yield from self._extra_fields(c)
+        kept = L.statblock_of(self.fight.ruleset, c)
+        # the statblock's own name ("Goblin", not "Goblin 3"): saving it again replaces that entry
+        yield row(
+            "Library",
+            Tick("save to the library as", id="save_library", compact=True),
+            field(kept.name if kept is not None else c.name, id="library_name"),
+        )
 
-    def build(self) -> Command:
+    @_settling
+    def action_submit(self) -> None:
+        """The edit (if any field changed), then the save to the library when ticked: one line says
+        where it went."""
+        from saves import library as S
+        from saves.errors import SaveError
+
+        save = self.checked("save_library")
+        try:
+            name = self.value("library_name").strip()
+            if save and not name:
+                raise FormError("Save to the library as: give the entry a name.")
+            cmd = self.build()
+            changed = any(getattr(cmd, f) is not None for f in cmd.__struct_fields__ if f != "who")
+            if changed or not save:
+                self.fracas.commit(cmd, announce=self.ANNOUNCE)
+            if save:
+                rid = self.fight.ruleset
+                sb = S.save_combatant(rid, self.fight.get(self.who), name=name)
+                where = S.library_path(rid)
+                self.fracas.notify(clean(f"Saved {sb.name} to your {rid} library ({where})."), markup=False)
+        except (FormError, RuleError, OSError, SaveError) as exc:
+            self.show_error(str(exc))
+            return
+        self.dismiss()
+
+    def build(self) -> C.EditCombatant:
         c = self.target
         name = self.value("name").strip()
         old = dict(c.stats)
