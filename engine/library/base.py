@@ -11,6 +11,7 @@ the user's library on disk lives in saves/library.py.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
@@ -388,6 +389,14 @@ def attack_label(sb: Statblock, attack: Any) -> str:
 def from_combatant(rid: str, c: Combatant) -> Statblock:
     """A statblock from a combatant's stats (for "save to library"), validated."""
     return validate(get_kind(rid).from_combatant(c))
+
+
+_DIE = re.compile(r"(\d*)d(\d+)")
+
+
+def doubled(dice: str) -> str:
+    """A critical's dice: each die term's count doubled ("1d6+2" -> "2d6+2"), the flat part kept."""
+    return _DIE.sub(lambda m: f"{2 * int(m.group(1) or 1)}d{m.group(2)}", dice)
 
 
 def signed(n: int) -> str:

@@ -17,7 +17,7 @@ from tests.tui.support import app_on, cid, dialog_error, of, sync
 from tui.attack import OTHER
 from tui.main import MainScreen
 from tui.rulesets.cosmere.dialogs import CosmereOutcomeDialog
-from tui.rulesets.d20.dialogs import D20AttackDialog, doubled
+from tui.rulesets.d20.dialogs import D20AttackDialog
 from tui.rulesets.warhammer.dialogs import WarhammerOutcomeDialog
 
 
@@ -124,6 +124,7 @@ async def test_d20_extra_damage_part_of_another_type_is_dealt_on_a_hit(tmp_path:
 
 
 def test_doubled_dice() -> None:
+    doubled = L.doubled
     assert doubled("1d6+2") == "2d6+2" and doubled("d4") == "2d4" and doubled("2d6+1d4-1") == "4d6+2d4-1"
 
 

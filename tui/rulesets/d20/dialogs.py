@@ -3,7 +3,6 @@ Imported when one opens."""
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 from msgspec.structs import replace
@@ -244,7 +243,7 @@ class D20AttackDialog(AttackBase):
             return cmd
         crit = rolled.outcome == "critical"
         return [cmd] + [
-            C.Damage(rolled.target, dice=doubled(dice) if crit else dice, type=typ, source=self.attacker)
+            C.Damage(rolled.target, dice=L.doubled(dice) if crit else dice, type=typ, source=self.attacker)
             for dice, typ in extra
         ]
 
@@ -364,14 +363,6 @@ class D20AttackDialog(AttackBase):
             add = min(m, 0) if cmd.use == "offhand" else m
             text += f"; damage {add:+d}"
         return text
-
-
-_DIE = re.compile(r"(\d*)d(\d+)")
-
-
-def doubled(dice: str) -> str:
-    """A critical's dice: each die term's count doubled ("1d6+2" -> "2d6+2"), the flat part kept."""
-    return _DIE.sub(lambda m: f"{2 * int(m.group(1) or 1)}d{m.group(2)}", dice)
 
 
 # --- using the turn ----------------------------------------------------------------------------
