@@ -465,6 +465,8 @@ SETTINGS = {
     # makes for enemies reach its public log. The first value is the default.
     "view_health": ("band", "numbers", "none"),
     "view_rolls": ("private", "public"),
+    # adding from the library: each copy's health the statblock's number, or rolled from its dice
+    "add_health": ("fixed", "rolled"),
 }
 
 
