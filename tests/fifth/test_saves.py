@@ -15,7 +15,7 @@ from engine import commands as C
 from engine import new_fight
 from saves import cli, journal
 from saves.session import Session
-from tests.fifth.plainlist import ID, Shove, Shoved
+from tests.fifth.plainlist import ID, PlainClock, Shove, Shoved
 from tests.saves.util import assert_same_history, stats_of
 
 
@@ -66,6 +66,9 @@ def test_create_play_close_open_same_history_and_state(tmp_path: Path, capsys: p
     shoves = [n for n in back.history.nodes if isinstance(n.command, Shove)]
     assert len(shoves) == 2 and all(any(isinstance(e, Shoved) for e in n.events) for n in shoves)
     assert back.state.get("c1").has("Prone") and back.state.round == 2
+    # its own clock, read back by its tag from its own file (nothing in engine/ or saves/ names it)
+    assert all(type(n.state.clock) is PlainClock for n in back.history.nodes)
+    assert back.state.clock == mem.state.clock and back.state.phase == back.state.order.index(back.state.current)
     # undo goes back to the start of the fight, and redo comes again
     depth = len(back.history.path()) - 1
     while back.undo() is not None:
