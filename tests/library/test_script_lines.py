@@ -133,3 +133,15 @@ def test_every_starter_entry_of_every_ruleset_adds_and_attacks_by_weapon(folder:
             assert type(cmd) is L.attack_command(sb)
             expect = {k: v for k, v in L.attack_fields(sb, a).items() if k != "extra"}
             assert {k: getattr(cmd, k) for k in expect} == expect
+
+
+def test_the_demos_take_their_foes_from_the_bundled_bestiary(folder: Path) -> None:
+    from saves.demo import demo_fight
+
+    for rid in ("d20", "cosmere", "ninephase", "warhammer"):
+        foes = [c for c in demo_fight(rid).combatants if c.side == "enemy"]
+        assert foes and all(L.statblock_of(rid, c) is not None for c in foes)
+        for c in foes:
+            sb = L.statblock_of(rid, c)
+            assert sb in L.starter(rid) and L.attacks(sb)  # each with its attacks
+            assert c.health[0].max == L.kind_of(sb).health(sb)
