@@ -902,7 +902,7 @@ class AddDialog(_CombatantForm):
     AddDialog #library-note { height: auto; color: $text-muted; }
     """
     OK = "Add"
-    HINT = "enter: add · ↑↓: library · ctrl+r: health fixed/rolled · esc: cancel · tab: next"
+    HINT = "enter: add · ↑↓: library · ctrl+r: health · esc: cancel · tab: next field"
 
     def heading(self) -> Text:
         return Text(f"Add combatants ({self.rules.title})")

@@ -1,0 +1,192 @@
+"""The party roster in the app (issue 13, item 5): add the whole party to a fight in one step, and
+at the end of a fight (or on demand) show what changed for each PC and write it back to the roster
+when the GM confirms, with a one-step undo of the write-back.
+
+The roster is saves/library.py's (`<data folder>/party/<id>.toml`). Adding a PC is its AddCombatant
+and then the commands that bring it to where the roster says it stands (damage taken, resources
+spent, lasting conditions): one key, applied all or none (one undo step per command, the app's
+commit keeps each its own step). Imported when one of these dialogs opens.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.widgets import Button, Static
+
+from engine import RuleError, apply
+from engine.commands import Command
+from engine.events import Added
+from engine.state import Fight
+from saves import library as S
+from saves.errors import SaveError
+from tui.dialogs import Dialog, FormError, Tick
+from tui.text import clean, literal
+
+
+def _roster(rid: str) -> tuple[tuple[S.Member, ...], str]:
+    """The roster, or none and the one line saying why it cannot be read."""
+    try:
+        return S.read_party(rid), ""
+    except (RuleError, SaveError, OSError) as exc:
+        return (), clean(str(exc))
+
+
+def in_fight(f: Fight, name: str) -> bool:
+    """A PC of that name is in the fight already (names match case-insensitively, as the roster's)."""
+    low = name.casefold()
+    return any(c.kind == "pc" and c.name.casefold() == low for c in f.combatants)
+
+
+def party_commands(f: Fight, members: list[S.Member]) -> list[Command]:
+    """Each member's AddCombatant and the commands restoring where it stood, in order. The ids the
+    restores need come from a dry run on the pure engine (the Added events)."""
+    rid = f.ruleset
+    out: list[Command] = []
+    state = f
+    for m in members:
+        for add in S.member_commands(rid, m):
+            state, events = apply(state, add)
+            out.append(add)
+            cid = next(e.who for e in events if isinstance(e, Added))
+            for cmd in S.restore_commands(m, cid):
+                state, _ = apply(state, cmd)
+                out.append(cmd)
+    return out
+
+
+class PartyAddDialog(Dialog):
+    """The roster's PCs, each ticked unless already in the fight: enter adds the ticked ones."""
+
+    OK = "Add the party"
+    HINT = "enter: add the ticked PCs · space: tick · esc: cancel · tab: next"
+
+    def heading(self) -> Text:
+        return Text(f"Add the party ({self.rules.title})")
+
+    def fields(self) -> ComposeResult:
+        members, problem = _roster(self.fight.ruleset)
+        self._members = list(members)
+        if problem:
+            yield Static(literal(problem), classes="wide-label")
+        if not members and not problem:
+            where = S.party_path(self.fight.ruleset)
+            note = f"No party yet: `fracas party import FILE`, or write [[pc]] tables in {where}."
+            yield Static(literal(note), classes="wide-label")
+        for i, m in enumerate(members):
+            here = in_fight(self.fight, m.name)
+            label = literal(m.name)
+            if here:
+                label.append("  (already in the fight)", style="dim")
+            elif m.now.health or m.now.resources or m.now.conditions:
+                label.append("  (as the last fight left them)", style="dim")
+            yield Tick(label, not here, id=f"pc-{i}", compact=True)
+
+    def on_mount(self) -> None:
+        ticks = self.query(Tick)
+        if ticks:
+            ticks.first().focus()
+        else:
+            self.query_one("#cancel", Button).focus()
+
+    def chosen(self) -> list[S.Member]:
+        return [m for i, m in enumerate(self._members) if self.checked(f"pc-{i}")]
+
+    def build(self) -> list[Command]:
+        picked = self.chosen()
+        if not picked:
+            raise FormError("Tick the PCs to add (space), or escape.")
+        return party_commands(self.fight, picked)
+
+
+def change_text(ch: S.Change) -> str:
+    """'hp 24 -> 19', 'gambit 2 -> 1', 'Exhaustion (new, level 2)', 'Poisoned (ended)'."""
+    if ch.what == "condition":
+        if not ch.before:
+            return f"{ch.key} (new, level {ch.after})"
+        if not ch.after:
+            return f"{ch.key} (ended)"
+        return f"{ch.key} level {ch.before} -> {ch.after}"
+    return f"{ch.key} {ch.before} -> {ch.after}"
+
+
+class PartyChangesDialog(Dialog):
+    """What changed for each roster PC in this fight; the ticked ones are written back on enter."""
+
+    OK = "Write back"
+    HINT = "enter: write the ticked PCs back to the roster · space: tick · esc: not now"
+
+    def heading(self) -> Text:
+        return Text("The party after the fight: write back to the roster?")
+
+    def fields(self) -> ComposeResult:
+        rid = self.fight.ruleset
+        members, problem = _roster(rid)
+        self._found = S.changes(rid, members, self.fight) if members else ()
+        if problem:
+            yield Static(literal(problem), classes="wide-label")
+        elif not self._found:
+            yield Static(Text("Nothing changed for the roster's PCs in this fight."), classes="wide-label")
+        for i, pc in enumerate(self._found):
+            yield Tick(literal(pc.name, "bold"), True, id=f"pc-{i}", compact=True)
+            yield Static(literal("    " + "; ".join(change_text(c) for c in pc.changes)), classes="wide-label")
+
+    def on_mount(self) -> None:
+        ticks = self.query(Tick)
+        if ticks:
+            ticks.first().focus()
+        else:
+            self.query_one("#cancel", Button).focus()
+
+    def action_submit(self) -> None:
+        names = [pc.name for i, pc in enumerate(self._found) if self.checked(f"pc-{i}")]
+        if not names:
+            self.show_error("Tick the PCs to write back (space), or escape.")
+            return
+        rid = self.fight.ruleset
+        try:
+            old = S.write_back(rid, self._found, names)
+        except (RuleError, SaveError, OSError) as exc:
+            self.show_error(str(exc))
+            return
+        self.dismiss()
+        self.app.push_screen(WrittenBackDialog(rid, names, old))
+
+
+class WrittenBackDialog(Dialog):
+    """Said once it is written; the one-step undo puts the old roster back."""
+
+    OK = "Done"
+    HINT = "enter: done · u: undo the write-back · esc: done"
+
+    def __init__(self, rid: str, names: list[str], old: tuple[S.Member, ...]) -> None:
+        super().__init__()
+        self.rid, self.names, self.old = rid, names, old
+
+    def heading(self) -> Text:
+        return Text("Written back to the roster: ") + literal(", ".join(self.names))
+
+    def fields(self) -> ComposeResult:
+        yield Button("Undo write-back", id="undo", compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#ok", Button).focus()
+
+    def key_u(self) -> None:
+        self._undo()
+
+    @on(Button.Pressed, "#undo")
+    def _undo(self, _: Any = None) -> None:
+        try:
+            S.write_party(self.rid, self.old)
+        except (RuleError, SaveError, OSError) as exc:
+            self.show_error(str(exc))
+            return
+        self.fracas.notify("The roster is as it was before the write-back.", markup=False)
+        self.dismiss()
+
+    def action_submit(self) -> None:
+        self.dismiss()
