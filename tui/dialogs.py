@@ -954,7 +954,7 @@ class AddDialog(_CombatantForm):
             if w.id not in ("name", "count"):
                 out[w.id or ""] = w.value
         for c in self.query(Choice).results(Choice):
-            if c.id not in ("health",):
+            if c.id not in ("health", "owner"):  # a library companion is still the library's
                 out[c.id or ""] = c.value
         return out
 

@@ -159,3 +159,19 @@ async def test_save_to_library_from_the_edit_dialog(tmp_path: Path) -> None:
         await pilot.pause()
         await pilot.press("ctrl+s")
         assert isinstance(app.screen, MainScreen), dialog_error(pilot)
+
+
+@sync
+async def test_a_library_companion_keeps_its_owner_and_statblock(tmp_path: Path) -> None:
+    s = fresh()
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("a")
+        await type_text(pilot, "ridge wolf")
+        app.screen.query_one("#owner").value = of(s, "Ayla").id
+        await pilot.pause()
+        assert "enter adds Ridge Wolf from the library" in str(app.screen.query_one("#library-note").render())
+        await pilot.press("enter")
+        assert isinstance(app.screen, MainScreen), dialog_error(pilot)
+        wolf = of(s, "Ridge Wolf")
+        assert wolf.owner == of(s, "Ayla").id and L.statblock_of("d20", wolf) is not None
