@@ -282,26 +282,32 @@ def combatant_line(f: Fight, c: Combatant, width: int) -> Text:
     return t
 
 
-def order_text(f: Fight, rs: Ruleset, width: int) -> Text:
+def order_text(f: Fight, rs: Ruleset, width: int, height: int = 0) -> Text:
+    """The order as lines; with `height`, a window of that many lines that keeps the current
+    combatant in sight, with "… N more" for what is left out (a long fight on a small screen)."""
     people = shown(f)
-    out = Text(end="")
     if not people:
-        out.append("Nobody to show yet.", style="dim")
-        return out
+        return Text("Nobody to show yet.", style="dim", end="")
+    lines: list[Text] = []
+    at = 0  # the line of the current combatant
     parts = groups(f, rs, people)
     many = len(parts) > 1
     for g in parts:
         if many or not f.started:
             head = f"{g.title}{'  (now)' if g.now else ''}"
-            out.append(terminal_safe(head) + "\n", style="bold underline" if g.now else "bold dim")
+            lines.append(Text(terminal_safe(head), style="bold underline" if g.now else "bold dim", end=""))
         for c in g.people:
-            out.append_text(combatant_line(f, c, width))
-            out.append("\n")
-    for line in extra_lines(f, rs, people):
-        out.append_text(line)
-        out.append("\n")
-    out.rstrip()
-    return out
+            if c.id == f.current:
+                at = len(lines)
+            lines.append(combatant_line(f, c, width))
+    lines.extend(extra_lines(f, rs, people))
+    if height > 0 and len(lines) > height:
+        keep = max(1, height - 1)  # one line says how many are left out
+        start = min(max(0, at - keep // 3), len(lines) - keep)
+        more = len(lines) - keep
+        lines = lines[start : start + keep]
+        lines.append(Text(f"… {more} more line{'s' if more != 1 else ''}", style="dim", end=""))
+    return Text("\n", end="").join(lines)
 
 
 def turn_text(f: Fight, rs: Ruleset) -> Text:
@@ -376,7 +382,7 @@ class ViewApp(App[None]):
             self.redraw()
 
     def on_resize(self) -> None:
-        self.redraw()
+        self.call_after_refresh(self.redraw)  # once the new layout gives the order its height
 
     def redraw(self) -> None:
         fol = self.follower
@@ -403,7 +409,7 @@ class ViewApp(App[None]):
         title.append_text(literal(f.name, "bold"))
         title.append(f"  ·  {terminal_safe(rs.title or rs.id)}", style="dim")
         self.show("title", title)
-        self.show("order", order_text(f, rs, width))
+        self.show("order", order_text(f, rs, width, self.query_one("#order", Static).size.height))
         lines = public_log(h)
         logt = Text(end="")
         for i, line in enumerate(lines):

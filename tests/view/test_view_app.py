@@ -188,3 +188,23 @@ async def test_a_ruleset_without_a_view_part_gets_the_plain_order(tmp_path: Path
         text = screen_text(app)
         assert all(n in text for n in ("Ann", "Bob", "Cy")) and "Now: " in text
     s.close()
+
+
+@sync
+async def test_a_long_order_on_a_small_screen_keeps_the_current_one_in_sight(tmp_path: Path) -> None:
+    from engine import new_fight
+
+    s = Session.create(tmp_path / "f.fracas", new_fight(RULESETS[0], "Big", 3))
+    s.apply(C.AddCombatant(name="Orc", count=20, stats=(("hp", 10),)))
+    s.apply(C.StartFight())
+    app = ViewApp(tmp_path / "f.fracas")
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(15):
+            s.apply(C.NextTurn())
+            await _caught_up(pilot, app, s)
+            await pilot.pause(0.05)
+            order = app.texts["order"]
+            assert f"▶ {s.state.get(s.state.current).name} " in order + " "
+            assert "more line" in order
+            assert len(order.splitlines()) <= app.query_one("#order").size.height
+    s.close()
