@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 
 from engine import History, RuleError, apply, command_union, core, event_union, get_ruleset, new_fight, ruleset_ids
 from engine import commands as C
-from engine.state import Duration, Fight, economy_hook
+from engine.state import Duration, Fight, state_hook
 
 # every registered ruleset: a fifth one registered before collection is covered as well
 RULESETS = ruleset_ids()
@@ -38,7 +38,7 @@ SOAK = os.environ.get("FRACAS_SOAK") == "1"
 EXAMPLES = 500 if SOAK else 25
 STEPS = 120 if SOAK else 60
 
-FIGHT_DEC = msgspec.json.Decoder(Fight, dec_hook=economy_hook)
+FIGHT_DEC = msgspec.json.Decoder(Fight, dec_hook=state_hook)
 COMMAND_DEC = msgspec.json.Decoder(command_union())
 EVENTS_DEC = msgspec.json.Decoder(tuple[event_union(), ...])  # type: ignore[valid-type]
 

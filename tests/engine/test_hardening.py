@@ -10,7 +10,7 @@ import pytest
 from engine import RuleError, apply, command_union, new_fight, validate_fight
 from engine import commands as C
 from engine.dice import RNG_LIMIT, Rng, draw, parse, roll
-from engine.state import Duration, Fight, economy_hook
+from engine.state import Duration, Fight, state_hook
 from engine.text import is_id
 from tests.engine.support import add, play, setup
 
@@ -209,7 +209,7 @@ def test_the_random_counter_wraps_below_2_to_the_63() -> None:
     assert after.counter < RNG_LIMIT and len(r.terms[0].rolls) == 10
     # and the state it lands in still encodes to msgpack and decodes under the constraints
     f = msgspec.structs.replace(new_fight("d20"), rng=after)
-    assert msgspec.msgpack.decode(msgspec.msgpack.encode(f), type=Fight, dec_hook=economy_hook) == f
+    assert msgspec.msgpack.decode(msgspec.msgpack.encode(f), type=Fight, dec_hook=state_hook) == f
 
 
 @pytest.mark.parametrize(
@@ -226,7 +226,7 @@ def test_a_decoded_state_is_bounded_by_its_types(bad: dict) -> None:
     raw = msgspec.to_builtins(new_fight("d20"))
     raw.update(bad)
     with pytest.raises(msgspec.ValidationError):
-        msgspec.msgpack.decode(msgspec.msgpack.encode(raw), type=Fight, dec_hook=economy_hook)
+        msgspec.msgpack.decode(msgspec.msgpack.encode(raw), type=Fight, dec_hook=state_hook)
 
 
 def test_validate_fight_refuses_ids_the_engine_never_makes() -> None:
@@ -244,7 +244,7 @@ def test_validate_fight_refuses_ids_the_engine_never_makes() -> None:
     ):
         r = msgspec.json.decode(msgspec.json.encode(raw))
         change(r)
-        bad = msgspec.json.decode(msgspec.json.encode(r), type=Fight, dec_hook=economy_hook)
+        bad = msgspec.json.decode(msgspec.json.encode(r), type=Fight, dec_hook=state_hook)
         with pytest.raises(RuleError) as err:
             validate_fight(bad)
         _no_raw_controls(str(err.value))

@@ -11,7 +11,7 @@ from engine import commands as C
 from engine.history import History
 from engine.rules.ninephase import board as B
 from engine.rules.ninephase import catalog as K
-from engine.state import ActivitySpec, Fight, economy_hook
+from engine.state import ActivitySpec, Fight, state_hook
 
 
 def play(f: Fight, *cmds: C.Command) -> tuple[Fight, list[str]]:
@@ -63,7 +63,7 @@ def test_rule1_catalog_starts_with_the_texts_activities_and_the_gm_extends_it():
     refused(f, K.ForgetActivity("Move"), "no activity called Move")
     # the catalog is part of the fight: it survives a save round trip
     raw = msgspec.json.encode(f)
-    assert msgspec.json.decode(raw, type=Fight, dec_hook=economy_hook) == f
+    assert msgspec.json.decode(raw, type=Fight, dec_hook=state_hook) == f
 
 
 def test_rule1_channels_in_the_catalog_are_phase_locked_master_actions():

@@ -13,7 +13,7 @@ import pytest
 
 from engine import commands as C
 from engine import new_fight
-from engine.state import Fight, economy_hook
+from engine.state import Fight, state_hook
 from saves import cli
 from saves import format as fmt
 from saves.session import Session
@@ -147,8 +147,8 @@ def test_export_json_round_trips(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert cli.cmd_export(ns(file=path, json=True, markdown=False, output=out)) == 0
     doc = json.loads(out.read_text())
     assert doc["cursor"] == s.history.cursor and len(doc["history"]) == len(s.history.nodes)
-    assert msgspec.convert(doc["state"], Fight, dec_hook=economy_hook) == s.state
-    assert msgspec.convert(doc["start"], Fight, dec_hook=economy_hook) == s.history.nodes[0].state
+    assert msgspec.convert(doc["state"], Fight, dec_hook=state_hook) == s.state
+    assert msgspec.convert(doc["start"], Fight, dec_hook=state_hook) == s.history.nodes[0].state
     undone = [n for n in doc["history"] if not n["current_line"]]
     assert len(undone) == 1 and undone[0]["command"] == {"cmd": "note", "text": "A wagon burns."}
     assert doc["history"][4]["events"][0]["text"].startswith("Bandit 1 takes")

@@ -19,7 +19,7 @@ from engine import REGISTRY, RuleError, apply, new_fight, validate_fight
 from engine import commands as C
 from engine.rules.cosmere.economy import CosmereEconomy
 from engine.rules.d20.economy import D20Economy
-from engine.state import Economy, economy_hook, register_economy
+from engine.state import Economy, register_economy, state_hook
 from saves import cli
 from saves import format as fmt
 from saves.errors import SaveError
@@ -49,7 +49,7 @@ def test_a_fight_encodes_its_economy_by_its_rulesets_tag() -> None:
     f = d20_with_one()
     raw = msgspec.json.decode(msgspec.json.encode(f))
     assert raw["combatants"][0]["economy"] == {"type": "d20"}
-    assert msgspec.json.decode(msgspec.json.encode(f), type=type(f), dec_hook=economy_hook) == f
+    assert msgspec.json.decode(msgspec.json.encode(f), type=type(f), dec_hook=state_hook) == f
 
 
 def test_an_economy_tag_can_be_registered_once_only() -> None:
