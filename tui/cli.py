@@ -28,8 +28,9 @@ from typing import Any
 import msgspec
 
 from engine.text import json_safe, terminal_safe
+from engine.version import __version__
 
-SUBCOMMANDS = ("demo", "script", "list", "check", "export", "new", "view", "serve")
+SUBCOMMANDS = ("demo", "script", "list", "check", "export", "new", "view", "serve", "library", "party")
 READ_ONLY = "--read-only"
 
 _EPILOG = """\
@@ -61,14 +62,24 @@ class _Parser(argparse.ArgumentParser):
             super()._print_message("\n".join(terminal_safe(x) for x in message.split("\n")), file)
 
 
-def _parser() -> argparse.ArgumentParser:
+LIBRARY_COMMANDS = ("library", "party")  # tui.library_cli.COMMANDS (a test keeps them equal)
+
+
+def _parser(library: bool = False) -> argparse.ArgumentParser:
+    """The command line. `library`: the library and party commands in full (tui.library_cli, which
+    imports the bestiary code); otherwise they are only listed, so starting the app does not pay
+    for that import."""
     p = _Parser(
         prog="fracas",
-        usage="fracas [-h] [FILE [--read-only] | {demo,new,script,list,check,export,view,serve} ...]",
+        usage=(
+            "fracas [-h] [--version] [FILE [--read-only] |"
+            " {demo,new,script,list,check,export,view,serve,library,party} ...]"
+        ),
         description="A combat tracker for tabletop RPG game masters.",
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    p.add_argument("--version", action="version", version=f"fracas {__version__}")
     sub = p.add_subparsers(dest="command", prog="fracas")  # not the custom usage line above
 
     d = sub.add_parser("demo", help="play a fresh copy of a bundled demo fight")
@@ -112,6 +123,13 @@ def _parser() -> argparse.ArgumentParser:
     w.add_argument("file", type=Path)
     w.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: the whole network)")
     w.add_argument("--port", type=int, default=8000)
+    if library:
+        from tui import library_cli
+
+        library_cli.add_parsers(sub)
+    else:
+        sub.add_parser("library", help="the bestiary: import, list and show statblocks")
+        sub.add_parser("party", help="the party roster: list, show, import")
     return p
 
 
@@ -149,7 +167,7 @@ def _main(argv: list[str]) -> int:
     if READ_ONLY in argv and not rest:
         _say("--read-only needs a save file to open: fracas FILE --read-only")
         return 2
-    args = _parser().parse_args(argv)
+    args = _parser(library=bool(rest) and rest[0] in LIBRARY_COMMANDS).parse_args(argv)
     if args.command is None:
         return _run_app(None)
     if args.command == "script":
@@ -162,6 +180,10 @@ def _main(argv: list[str]) -> int:
         return _view(args)
     if args.command == "serve":
         return _serve(args)
+    if args.command in LIBRARY_COMMANDS:
+        from tui import library_cli
+
+        return library_cli.run(args)
     from saves import cli as saves_cli
 
     handler = {"list": saves_cli.cmd_list, "check": saves_cli.cmd_check, "export": saves_cli.cmd_export}
