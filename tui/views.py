@@ -17,7 +17,7 @@ from rich.text import Text
 
 from engine.ruleset import Ruleset
 from engine.state import Combatant, Condition, Fight, Pool
-from tui.text import clean, fit, literal, span
+from tui.text import clean, fit, literal, shorten_middle, span
 
 log = logging.getLogger("fracas.tui")
 
@@ -82,15 +82,23 @@ def pool_text(p: Pool | None, st: Styles) -> Text:
     return t
 
 
-def name_text(c: Combatant, st: Styles) -> Text:
+def name_text(c: Combatant, st: Styles, width: int = 0) -> Text:
+    """The name as the tracker shows it; `width` (0 = any): a longer name is cut from the middle,
+    keeping the copy's number, so "Hobgoblin Devastator Archer 1" and "... 2" stay apart."""
     t = literal(c.name, st[c.side] if c.side in st else Style())
+    suffix = " (hidden)" if HIDDEN in c.flags else ""
+    if width and t.cell_len + len(suffix) > width:
+        if width - len(suffix) < 8:
+            suffix = ""  # no room for both: the name (the italics still mark it)
+        t = shorten_middle(t, width - len(suffix))
     if c.kind == "pc":
         t.stylize("bold")
     if c.down:
         t.stylize(st["down"])
     if HIDDEN in c.flags:  # kept off the players' view (tui/view.py): the GM sees it, marked
         t.stylize("italic")
-        t.append(" (hidden)", style=st["dim"])
+        if suffix:
+            t.append(suffix, style=st["dim"])
     return t
 
 
@@ -233,7 +241,8 @@ def combatant_row(
     t = _marker(f, c, actors, st)
     for col in columns:
         w = col.width or name_w
-        cell = col.cell(f, c, st)
+        # the name is cut from the middle (the copy's number kept), every other cell at its end
+        cell = name_text(c, st, w) if col.cell is name_cell else col.cell(f, c, st)
         if col.right and cell.cell_len < w:
             cell.pad_left(w - cell.cell_len)
         t.append_text(fit(cell, w))

@@ -34,3 +34,18 @@ def test_never_wider_than_asked_and_copies_differ(words: list[str], n: int, widt
     assert len(a) <= width and len(b) <= width
     if width >= len(str(n + 1)) + 4:  # room for "x… N": two copies never read the same
         assert a != b, (a, b)
+
+
+def test_the_tracker_keeps_long_copies_apart() -> None:
+    from engine import apply, new_fight
+    from engine import commands as C
+    from tui.views import PLAIN, name_text
+
+    f = new_fight("d20", seed=1)
+    f, _ = apply(f, C.AddCombatant("Hobgoblin Devastator Archer", count=2, stats=(("hp", 9),)))
+    a, b = (name_text(c, PLAIN, 16).plain for c in f.combatants)
+    assert a != b and a.endswith(" 1") and b.endswith(" 2") and len(a) <= 16
+    f, _ = apply(f, C.EditCombatant(f.combatants[0].id, flags=("hidden",)))
+    hidden = name_text(f.combatants[0], PLAIN, 24).plain
+    assert hidden.endswith(" 1 (hidden)") and len(hidden) <= 24
+    assert name_text(f.combatants[0], PLAIN).plain == "Hobgoblin Devastator Archer 1 (hidden)"  # no width: whole
