@@ -343,7 +343,10 @@ class MainScreen(Screen[None]):
         live = f.started and not f.ended
         if action == "start":
             return not f.started and bool(f.combatants)
-        if action in ("next", "use", "end_fight"):
+        if action == "next":
+            # before the start, next (a GM's first press) opens the start dialog instead of nothing
+            return live or (not f.started and bool(f.combatants))
+        if action in ("use", "end_fight"):
             return live
         if action == "attack":
             return live and bool(f.current or c is not None)
@@ -398,6 +401,9 @@ class MainScreen(Screen[None]):
     def action_next(self) -> None:
         from tui.dialogs import send
 
+        if not self.fight.started:
+            self.action_start()
+            return
         send(self.fracas, C.NextTurn())  # asks for start-of-turn dice the table rolls
 
     def action_attack(self) -> None:

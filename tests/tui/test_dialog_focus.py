@@ -97,3 +97,21 @@ async def test_typing_into_a_choice_searches_visibly_and_never_steps_it_unseen(t
         await pilot.press("right")  # the arrows still step it, and end the search
         await pilot.pause()
         assert "typed" not in str(what.render())
+
+
+@sync
+async def test_next_before_the_start_opens_the_start_dialog(tmp_path: Path) -> None:
+    s = demo_session("warhammer")
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, StartDialog)  # a GM's first press is n: it used to do nothing
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("space")
+        await pilot.pause()
+        assert isinstance(app.screen, StartDialog)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert s.state.started
