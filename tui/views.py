@@ -112,6 +112,9 @@ def badges(c: Combatant, st: Styles, width: int) -> Text:
             label = label[:13] + "…"
         more = len(conds) - i - 1
         reserve = len(f" +{more}") if more else 0
+        if i == 0 and len(label) + 2 + reserve > width and width - 2 - reserve >= 3:
+            # the first is always named, shortened to fit, before any "+N" (a bare "+2" says nothing)
+            label = label[: width - 3 - reserve] + "…"
         if out.cell_len + len(label) + 2 + reserve > width:
             out.append(f"+{len(conds) - i}", style=st["dim"])
             break

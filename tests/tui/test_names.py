@@ -49,3 +49,17 @@ def test_the_tracker_keeps_long_copies_apart() -> None:
     hidden = name_text(f.combatants[0], PLAIN, 24).plain
     assert hidden.endswith(" 1 (hidden)") and len(hidden) <= 24
     assert name_text(f.combatants[0], PLAIN).plain == "Hobgoblin Devastator Archer 1 (hidden)"  # no width: whole
+
+
+def test_a_narrow_conditions_column_names_the_first_condition_before_the_count() -> None:
+    from engine import apply, new_fight
+    from engine import commands as C
+    from tui.views import PLAIN, badges
+
+    f = new_fight("d20", seed=1)
+    f, _ = apply(f, C.AddCombatant("Ogre", stats=(("hp", 30),)))
+    for name in ("Frightened", "Poisoned", "Prone"):
+        f, _ = apply(f, C.AddCondition("c1", name))
+    for width in (9, 10, 12, 16):
+        text = badges(f.combatants[0], PLAIN, width).plain.strip()
+        assert text.startswith("Fr") and text.endswith("+2") and len(text) <= width, (width, text)
