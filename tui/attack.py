@@ -153,12 +153,22 @@ class AttackBase(Dialog):
         return [*opts, ("other (type it)", OTHER)]
 
     def _default_weapon(self, who: str) -> int:
-        """The weapon of the attacker's last attack when it is one of its statblock's, else its first."""
-        options = self.weapons(who)
-        if not options:
+        """The attacker's first statblock attack; when it has attacked before in this fight, the one
+        its last attack was (its fields as recalled), or "other" if that one was typed by hand or
+        changed: the GM's last choice wins over the statblock."""
+        sb = self.statblock(who)
+        options = L.attacks(sb) if sb is not None else ()
+        if sb is None or not options:
             return OTHER
-        last = str(self.recalled(who).get(self.LABEL, "")).casefold()
-        return next((i for i, a in enumerate(options) if a.name.casefold() == last), 0)
+        last = self.recalled(who)
+        if not last:
+            return 0
+        for i, a in enumerate(options):
+            widgets, _ = self.weapon_values(sb, a)
+            shared = [k for k in widgets if k in last]
+            if shared and all(widgets[k] == last[k] for k in shared):
+                return i
+        return OTHER
 
     def weapon_row(self) -> Horizontal:
         """ "Attack": the attacker's statblock attacks, then "other (type it)". Hidden for a combatant

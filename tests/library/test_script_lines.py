@@ -143,5 +143,8 @@ def test_the_demos_take_their_foes_from_the_bundled_bestiary(folder: Path) -> No
         assert foes and all(L.statblock_of(rid, c) is not None for c in foes)
         for c in foes:
             sb = L.statblock_of(rid, c)
-            assert sb in L.starter(rid) and L.attacks(sb)  # each with its attacks
+            assert sb in L.starter(rid)
+            # each with its attacks; the nine-phase orcs have none (tests/tui pick their activities
+            # from the fight's catalog by position, which activities of their own would move)
+            assert bool(L.attacks(sb)) == (rid != "ninephase")
             assert c.health[0].max == L.kind_of(sb).health(sb)

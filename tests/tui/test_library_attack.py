@@ -180,3 +180,25 @@ async def test_warhammer_first_statblock_weapon_is_w_enter(tmp_path: Path) -> No
             want["weapon"], want["kind"], want["skill"], want["damage"], want["impale"],
         )
         await pilot.press("escape")
+
+
+@sync
+async def test_the_last_attack_wins_over_the_statblocks_first(tmp_path: Path) -> None:
+    s = fight_of("d20", "Goblin", 2, hero("d20"))
+    g1, ayla = cid(s, "Goblin 1"), cid(s, "Ayla")
+    sb = L.statblock_of("d20", of(s, "Goblin 1"))
+    assert sb is not None
+    sling = {k: v for k, v in L.attack_fields(sb, L.attacks(sb)[1]).items()}
+    s.apply(D20Attack(g1, ayla, use="none", given=(1,), **sling))  # the sling, as the statblock has it
+    s.apply(D20Attack(cid(s, "Goblin 2"), ayla, use="none", given=(1,), **{**sling, "bonus": 7}))  # changed
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("w")
+        dlg = app.screen
+        assert isinstance(dlg, D20AttackDialog)
+        assert dlg.choice("weapon_pick") == 1 and dlg.value("label") == "Sling"
+        dlg.query_one("#attacker").value = cid(s, "Goblin 2")
+        await pilot.pause()
+        # its last attack was typed with another bonus: "other", the fields as it last attacked
+        assert dlg.choice("weapon_pick") == OTHER and (dlg.value("label"), dlg.value("bonus")) == ("Sling", "7")
+        await pilot.press("escape")

@@ -158,7 +158,8 @@ class D20AttackDialog(AttackBase):
     def weapon_values(self, sb: L.Statblock, attack: Any) -> tuple[dict[str, Any], dict[str, Any]]:
         f = L.attack_fields(sb, attack)
         ability = f.get("ability", "")
-        use = self.query_one("#use", Choice).value
+        found = self.query("#use")  # not there yet while the dialog is being composed
+        use = found.first(Choice).value if found else "action"
         if f.get("use") == "power":
             use = "power"
         elif use == "power":
