@@ -452,12 +452,19 @@ class FracasApp(App[None]):
         verb = "Undid" if back else "Redid"
         self.tell(f"{verb}: {summary(node.events)}")
 
-    def tell(self, message: str) -> None:
+    def tell(self, message: str, *, inline: bool = True) -> None:
         """A short message about what just happened; it replaces the previous one, so five quick
-        undos leave one line on screen, not a stack covering the tracker."""
+        undos leave one line on screen, not a stack covering the tracker. On a narrow screen the main
+        screen shows it in the shown pane's title instead (MainScreen.tell_inline): a toast there
+        covered the sheet for seconds. `inline` False: always a toast (a refusal, not an event of
+        the fight's log)."""
         for n in list(self._notifications):
             if n.title == "" and n.severity == "information":
                 self._unnotify(n, refresh=False)
+        for screen in self.screen_stack if inline else ():
+            show = getattr(screen, "tell_inline", None)
+            if show is not None and show(message):
+                return
         self.notify(message, markup=False)
 
     def _save_problem(self, exc: Exception) -> None:

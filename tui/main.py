@@ -16,6 +16,7 @@ from textual.app import ComposeResult
 from textual.containers import Container, Horizontal
 from textual.geometry import Size
 from textual.screen import Screen
+from textual.timer import Timer
 
 from engine import commands as C
 from engine import get_ruleset
@@ -73,6 +74,8 @@ class MainScreen(Screen[None]):
         self._last_cursor = -1
         self._ready = False  # set once the panes exist
         self._title_cache: dict[str, str] = {}
+        self._told = ""  # the last thing that happened, in the shown pane's title on a narrow screen
+        self._told_timer: Timer | None = None
         self._saved_text = ""
         self._bindings_key: tuple[object, ...] = ()
         self._log_cache: dict[int, tuple[object, list[tuple[object, Text]]]] = {}
@@ -181,10 +184,31 @@ class MainScreen(Screen[None]):
             if narrow:
                 others = " · ".join(n.capitalize() for n in DETAILS if n != name)
                 title = title + span(f"   v: {others}", "dim")
+                if self._told and name == self.detail:
+                    title = title + Text("  ") + span(f" {self._told} ", "reverse")
             widget = self.query_one(f"#{name}")
             if self._title_cache.get(name) != title.plain:
                 self._title_cache[name] = title.plain
                 widget.border_title = title
+
+    TOLD_SECONDS = 8.0  # how long the last message stays in the pane's title
+
+    def tell_inline(self, message: str) -> bool:
+        """On a narrow screen, show `message` in the shown pane's title (True); a wide screen has
+        the log in view and takes a toast (False)."""
+        if not self.has_class("-narrow"):
+            return False
+        self._told = clean(message)
+        if self._told_timer is not None:
+            self._told_timer.stop()
+        self._told_timer = self.set_timer(self.TOLD_SECONDS, self._untell)
+        self._titles()
+        return True
+
+    def _untell(self) -> None:
+        self._told = ""
+        self._told_timer = None
+        self._titles()
 
     def action_pane(self) -> None:
         self.detail = DETAILS[(DETAILS.index(self.detail) + 1) % len(DETAILS)]
@@ -367,7 +391,9 @@ class MainScreen(Screen[None]):
         action = self._change_keys().get(event.key)
         if action is not None:
             event.stop()
-            self.fracas.tell(f"This fight is open read-only: {action} is not possible (nothing can be changed).")
+            self.fracas.tell(
+                f"This fight is open read-only: {action} is not possible (nothing can be changed).", inline=False
+            )
 
     def _change_keys(self) -> dict[str, str]:
         """Key -> the title of the main-screen action it runs, for the actions that change the fight."""

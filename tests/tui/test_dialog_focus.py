@@ -115,3 +115,27 @@ async def test_next_before_the_start_opens_the_start_dialog(tmp_path: Path) -> N
         await pilot.press("enter")
         await pilot.pause()
         assert s.state.started
+
+
+@sync
+async def test_at_80x24_what_happened_sits_in_the_pane_title_not_a_toast(tmp_path: Path) -> None:
+    from tests.tui.support import main_screen, notifications
+
+    s = demo_session("d20", start=True)
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("d", "5", "enter")
+        await pilot.pause()
+        main = main_screen(pilot)
+        title = str(main.query_one("#sheet").border_title)
+        assert "takes 5 damage" in title and not any("damage" in n for n in notifications(pilot))
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert "Undid:" in str(main.query_one("#sheet").border_title)
+        main._untell()  # the timer's end: the title is as it was
+        assert "Undid" not in str(main.query_one("#sheet").border_title)
+    wide = app_on(demo_session("d20", start=True), tmp_path)
+    async with wide.run_test(size=(160, 48)) as pilot:
+        await pilot.press("d", "5", "enter")
+        await pilot.pause()
+        assert any("takes 5 damage" in n for n in notifications(pilot))  # the log is in view there too
