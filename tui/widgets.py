@@ -247,6 +247,18 @@ class Tracker(ScrollView, can_focus=True):
             self.post_message(self.Selected(self._rows[index].cid or ""))
 
     # --- rendering ----------------------------------------------------------------------------
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
+        """Textual lays the main screen out again on every return from a dialog (the dialog's
+        removal asks for it), and ScrollView then redraws the tracker's scrollbar, every line,
+        whatever changed: the dearest part of that frame. When the sizes are all as last time,
+        the scrollbar is as it was drawn (its position follows scroll_y on its own).
+        (A private Textual hook, checked against 8.2: see it again when Textual is upgraded.)"""
+        key = (size, virtual_size, container_size, self.virtual_size, self.styles.gutter.totals)
+        if key == self.__dict__.get("_sized_as"):
+            return self._container_size != container_size  # what ScrollView answers here
+        self.__dict__["_sized_as"] = key
+        return super()._size_updated(size, virtual_size, container_size, layout)
+
     def on_resize(self, event: events.Resize) -> None:
         self._strips.clear()
         if event.size.width != self._built_width:
@@ -354,8 +366,10 @@ class Lines(Widget, can_focus=True):
         """The whole text as laid out (tests read it)."""
         return "\n".join(s.text.rstrip() for s in self._strips)
 
-    def _top(self) -> int:
-        height, n = self.size.height, len(self._strips)
+    def _top(self, height: int | None = None) -> int:
+        if height is None:
+            height = self.size.height
+        n = len(self._strips)
         if self.FOLLOW:
             return max(0, n - height - self._offset)
         return max(0, min(self._offset, n - height))
@@ -382,7 +396,9 @@ class Lines(Widget, can_focus=True):
         self._final.clear()
 
     def render_line(self, y: int) -> Strip:
-        width = self.size.width
+        # the size once a line: Widget.size works it out from the region each time it is asked,
+        # and this runs for every line of the pane on each repaint
+        width, height = self.size
         if self._base is None or self._styled_width != width:
             self._base = self.rich_style
             self._styled.clear()
@@ -391,9 +407,9 @@ class Lines(Widget, can_focus=True):
         strip = self._final.get(y)
         if strip is not None:
             return strip
-        top = self._top()
+        top = self._top(height)
         index = top + y
-        height, n = self.size.height, len(self._strips)
+        n = len(self._strips)
         more = n - (top + height)
         if y == height - 1 and more > 0:
             # the last line says there is more, since there is no scrollbar
