@@ -376,6 +376,7 @@ def run_script(args: argparse.Namespace) -> int:
     """Apply a JSON Lines file of commands; any error names its line and exits non-zero."""
     from engine import History, RuleError, command_union, describe, new_fight
     from engine.dice import RNG_LIMIT
+    from saves import script_lines
 
     if str(args.file) == "-":
         data = sys.stdin.buffer.read(MAX_SCRIPT_BYTES + 1)
@@ -425,9 +426,20 @@ def run_script(args: argparse.Namespace) -> int:
                 more = len(node.events) - 2
                 events.append((number, f"{verb}: {what}" + (f" (+{more} more)" if more > 0 else "")))
                 continue
-            command = decoder.decode(line)
+            # the library words (an add `from` a statblock, an attack's `weapon`): resolved against
+            # the fight as it stands (saves/script_lines.py); every other line decodes as it is
+            obj = msgspec.json.decode(line) if (b'"from"' in line or b'"weapon"' in line) else None
+            if obj is not None and script_lines.uses_library(obj):
+                command = script_lines.resolve(obj, history.state)
+            else:
+                command = decoder.decode(line)
             before = history.state.rng
-            for ev in history.apply(command):
+            fight_before = history.state
+            applied = list(history.apply(command))
+            if obj is not None:
+                for extra in script_lines.follow_up(obj, fight_before, applied):
+                    applied += history.apply(extra)
+            for ev in applied:
                 events.append((number, ev))
             after = history.state.rng
             if after.seed == before.seed:
