@@ -100,6 +100,17 @@ GENERIC: tuple[Action, ...] = (
     ),
     Action("end_fight", None, "end_fight", "End", "End the fight", "Mark the fight as over"),
     Action(
+        "party", None, "party", "Party", "Add the party", "Add the roster's PCs, each where the last fight left them"
+    ),
+    Action(
+        "party_back",
+        None,
+        "party_back",
+        "Write back",
+        "Write the party back",
+        "Show what changed for each roster PC in this fight and write it back to the roster",
+    ),
+    Action(
         "dice_setting",
         None,
         "dice_setting",

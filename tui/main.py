@@ -18,8 +18,8 @@ from textual.geometry import Size
 from textual.screen import Screen
 from textual.timer import Timer
 
+from engine import RuleError, get_ruleset
 from engine import commands as C
-from engine import get_ruleset
 from engine.ruleset import Ruleset
 from engine.state import Combatant, Fight
 from tui.actions import FOOTER_ORDER, bindings
@@ -55,7 +55,7 @@ NEEDS_SELECTION = {
 }
 CHANGES = NEEDS_SELECTION | {"start", "next", "add", "roll", "note", "end_fight", "undo", "redo", "dice_setting"}
 CHANGES |= {"view_setting"}
-CHANGES |= {"attack"}
+CHANGES |= {"attack", "party"}
 CHANGES |= OWN  # every ruleset's own action changes the fight
 
 
@@ -546,7 +546,30 @@ class MainScreen(Screen[None]):
             self.fracas.try_commit(C.RemoveCombatant(c.id), announce=True)
 
     def action_end_fight(self) -> None:
-        self.fracas.try_commit(C.EndFight(), announce=True)
+        if self.fracas.try_commit(C.EndFight(), announce=True) and self._party_changed():
+            self.action_party_back()  # what changed for each roster PC, to write back
+
+    def _party_changed(self) -> bool:
+        from saves import library as S
+        from saves.errors import SaveError
+
+        f = self.fight
+        try:
+            return bool(S.changes(f.ruleset, S.read_party(f.ruleset), f))
+        except (RuleError, SaveError, OSError):
+            return False  # a roster that cannot be read: the party dialog says why when asked
+
+    def action_party(self) -> None:
+        from tui.party import PartyAddDialog
+
+        self.fracas.expect_dialog()
+        self.app.push_screen(PartyAddDialog())
+
+    def action_party_back(self) -> None:
+        from tui.party import PartyChangesDialog
+
+        self.fracas.expect_dialog()
+        self.app.push_screen(PartyChangesDialog())
 
     def action_export(self, kind: str) -> None:
         self._export(kind)
