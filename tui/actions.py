@@ -100,7 +100,13 @@ GENERIC: tuple[Action, ...] = (
     ),
     Action("end_fight", None, "end_fight", "End", "End the fight", "Mark the fight as over"),
     Action(
-        "party", None, "party", "Party", "Add the party", "Add the roster's PCs, each where the last fight left them"
+        "party",
+        "A",
+        "party",
+        "Party",
+        "Add the party",
+        "Add the roster's PCs, each where the last fight left them (shift+a: a for add)",
+        show=False,
     ),
     Action(
         "party_back",

@@ -37,7 +37,7 @@ async def test_party_in_one_step_and_the_write_back_offered_at_the_end(tmp_path:
     app = app_on(s, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         main = main_screen(pilot)
-        main.action_party()
+        await pilot.press("A")  # shift+a: add the party
         await pilot.pause()
         assert isinstance(app.screen, PartyAddDialog)
         await pilot.press("enter")
