@@ -176,14 +176,17 @@ class Choice(Widget, can_focus=True):
         if not self.options:
             return Text("(none)")
         label = self.options[self.index][0]
-        t = Text("◀ ", end="")
+        t = Text(end="")
+        if self.typed:
+            # first, so a long option cannot push it out of sight
+            found = self._match(self.typed) is not None
+            t.append(f"typed: {self.typed} " if found else f"no match: {self.typed} ", style="bold reverse")
+            t.append(" ")
+        t.append("◀ ")
         t.append_text(label if isinstance(label, Text) else Text(label))
         t.append(" ▶")
         if len(self.options) > 2:
             t.append(f"  {self.index + 1}/{len(self.options)}", style="dim")
-        if self.typed:
-            found = self._match(self.typed) is not None
-            t.append(f"  typed: {self.typed}" if found else f"  no match: {self.typed}", style="bold")
         return t
 
     def action_move(self, delta: int) -> None:

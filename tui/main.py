@@ -355,10 +355,10 @@ class MainScreen(Screen[None]):
             return self.has_class("-narrow")
         if action in CHANGES and session.readonly:
             return False
-        if action == "undo":
-            return True if session.history.can_undo else None
-        if action == "redo":
-            return True if session.history.can_redo else None
+        if action in ("undo", "redo"):
+            # always on: at either end of the history the key says "Nothing to undo." rather than
+            # doing nothing (a GM undoing back to the start must see that it got there)
+            return True
         c = f.find(self.selected) if self.selected else None
         if c is None and (action in NEEDS_SELECTION or action in ui.needs_selection):
             return False

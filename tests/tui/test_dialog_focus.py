@@ -139,3 +139,20 @@ async def test_at_80x24_what_happened_sits_in_the_pane_title_not_a_toast(tmp_pat
         await pilot.press("d", "5", "enter")
         await pilot.pause()
         assert any("takes 5 damage" in n for n in notifications(pilot))  # the log is in view there too
+
+
+@sync
+async def test_undo_at_the_start_says_there_is_nothing_to_undo(tmp_path: Path) -> None:
+    from engine import new_fight
+    from saves.session import Session
+    from tests.tui.support import notifications
+
+    s = Session.memory(new_fight("d20", "Empty", 1))
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert "Nothing to undo." in notifications(pilot)
+        await pilot.press("ctrl+y")
+        await pilot.pause()
+        assert "Nothing to redo." in notifications(pilot)
