@@ -70,7 +70,12 @@ class StatblockKind(ABC):
 
     def add_fields(self, sb: Any) -> dict[str, Any]:
         """AddCombatant fields besides name, count and stats (resist, vulnerable, flags, note)."""
-        return {"kind": sb.kind, "side": sb.side, "flags": tuple(sb.flags), "note": sb.note}
+        note = "\n".join(x for x in (sb.note, *self.note_lines(sb)) if x)
+        return {"kind": sb.kind, "side": sb.side, "flags": tuple(sb.flags), "note": note}
+
+    def note_lines(self, sb: Any) -> tuple[str, ...]:
+        """What the statblock says that the engine has no field for, shown to the GM after its note."""
+        return ()
 
     @abstractmethod
     def attacks(self, sb: Any) -> tuple[Any, ...]:

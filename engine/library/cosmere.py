@@ -84,12 +84,8 @@ class CosmereKind(StatblockKind):
             ("spi", sb.spi),
         )
 
-    def add_fields(self, sb: Any) -> dict[str, Any]:
-        fields = super().add_fields(sb)
-        if sb.deflect:
-            line = f"Deflect {sb.deflect}."
-            fields["note"] = f"{sb.note}\n{line}" if sb.note else line
-        return fields
+    def note_lines(self, sb: Any) -> tuple[str, ...]:
+        return (f"Deflect {sb.deflect}.",) if sb.deflect else ()
 
     def attacks(self, sb: Any) -> tuple[Any, ...]:
         return tuple(sb.attacks)

@@ -130,11 +130,11 @@ class D20Kind(StatblockKind):
         fields = super().add_fields(sb)
         fields["resist"] = tuple(sb.resist)
         fields["vulnerable"] = tuple(sb.vulnerable)
-        if sb.immune:
-            # the engine has resistance and vulnerability only: immunity is shown to the GM in the note
-            line = "Immune: " + ", ".join(sb.immune) + "."
-            fields["note"] = f"{sb.note}\n{line}" if sb.note else line
         return fields
+
+    def note_lines(self, sb: Any) -> tuple[str, ...]:
+        # the engine has resistance and vulnerability only: immunity is shown to the GM in the note
+        return ("Immune: " + ", ".join(sb.immune) + ".",) if sb.immune else ()
 
     def attacks(self, sb: Any) -> tuple[Any, ...]:
         return tuple(sb.attacks)
