@@ -373,7 +373,8 @@ class MainScreen(Screen[None]):
         if action in ("use", "end_fight"):
             return live
         if action == "attack":
-            return live and bool(f.current or c is not None)
+            # the engine knows when nobody may attack (Warhammer, before the round's first turn)
+            return live and bool(f.current or c is not None) and ui.offered(f).get("attack", True)
         if action == "initiative":
             return f.started and c is not None and c.id in f.order
         if action == "uncondition":
@@ -383,31 +384,49 @@ class MainScreen(Screen[None]):
         return True
 
     def on_key(self, event: events.Key) -> None:
-        """A read-only fight hides the keys that change it (check_action); pressed anyway, such a key
-        reaches here unused and says why nothing happens, in one line."""
+        """A key whose action does not apply now reaches here unused: say why in one line, rather
+        than nothing happening (a read-only fight, or the engine's reason: "nobody's turn has begun")."""
         session = self.fracas.session
-        if session is None or not session.readonly:
+        if session is None:
             return
-        action = self._change_keys().get(event.key)
-        if action is not None:
+        found = self._keys().get(event.key)
+        if found is None:
+            return
+        action, title = found
+        if session.readonly:
+            if action in CHANGES:
+                event.stop()
+                self.fracas.tell(
+                    f"This fight is open read-only: {title} is not possible (nothing can be changed).", inline=False
+                )
+            return
+        if self.check_action(action, ()) is not False:
+            return
+        f = session.state
+        if action in SOME and not self.ui.has(action):
+            return
+        why = next((a.reason for a in self.rules.actions(f) if a.key == action and not a.available), "")
+        if why:
             event.stop()
-            self.fracas.tell(
-                f"This fight is open read-only: {action} is not possible (nothing can be changed).", inline=False
-            )
+            self.fracas.tell(why, inline=False)
 
-    def _change_keys(self) -> dict[str, str]:
-        """Key -> the title of the main-screen action it runs, for the actions that change the fight."""
+    def _keys(self) -> dict[str, tuple[str, str]]:
+        """Key -> (action, title in lower case) of the main-screen action it runs."""
         from textual.keys import _normalize_key_list
 
         from tui.actions import ACTIONS
 
         keymap = self.app._keymap
-        out: dict[str, str] = {}
+        cached = self.__dict__.get("_keys_cache")
+        if cached is not None and cached[0] == keymap:
+            return cached[1]  # type: ignore[no-any-return]
+        out: dict[str, tuple[str, str]] = {}
         for a in ACTIONS:
-            if a.keys is None or a.action not in CHANGES:
+            if a.keys is None or a.action.startswith("app."):
                 continue
             for key in _normalize_key_list(keymap.get(a.id, a.keys)).split(","):
-                out.setdefault(key, a.title.lower())
+                out.setdefault(key, (a.action, a.title.lower()))
+        self.__dict__["_keys_cache"] = (dict(keymap), out)
         return out
 
     # --- actions ------------------------------------------------------------------------------

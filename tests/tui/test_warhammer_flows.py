@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.tui.support import app_on, demo_session, dialog_error, main_screen, of, pane_text, select, sync
+from tests.tui.support import (
+    app_on,
+    demo_session,
+    dialog_error,
+    main_screen,
+    notifications,
+    of,
+    pane_text,
+    select,
+    sync,
+)
 from tui.main import MainScreen
 
 
@@ -53,3 +63,24 @@ async def test_order_by_hand_and_the_wide_layout(tmp_path: Path) -> None:
         assert s.state.order[0] == of(s, "Troll").id
         log = await pane_text(pilot, "log")
         assert "Order: Troll" in log
+
+
+@sync
+async def test_attack_before_the_first_turn_says_why(tmp_path: Path) -> None:
+    """Play-test: `w` at the start of a round (Fortune, nobody's turn yet) opened the attack dialog,
+    which the engine then refused. Now the key is off and says why, in one line."""
+    s = demo_session("warhammer", start=True)
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        main = main_screen(pilot)
+        assert s.state.phase == -1 and not s.state.current
+        await select(pilot, "Ulfberth")
+        assert not main.check_action("attack", ())
+        await pilot.press("w")
+        assert isinstance(app.screen, MainScreen)
+        assert any("nobody's turn has begun" in n for n in notifications(pilot))
+        await pilot.press("n")  # the first turn: now the acting combatant may attack
+        assert s.state.current
+        assert main.check_action("attack", ())
+        await pilot.press("w")
+        assert not isinstance(app.screen, MainScreen)

@@ -416,7 +416,9 @@ class Warhammer(Ruleset):
         users = tuple(
             dict.fromkeys(([cur.id] if cur else []) + [c.id for c in f.combatants if c.economy.reactions > 0])
         )
-        attackers = (cur.id,) if cur is not None else everyone
+        # attacks are made on the attacker's own turn only: none before the round's first turn
+        attackers = (cur.id,) if cur is not None else ()
+        no_attack = live or anyone(f, attackers, "Attacks are made on the attacker's turn: nobody's turn has begun.")
         fortune = self.fortune_refusal(f)
         buyers = () if fortune else tuple(c.id for c in f.combatants if not self.fortune_refusal(f, c))
         testers = tuple(c.id for c in f.combatants if not W.willpower_refusal(c))
@@ -424,7 +426,7 @@ class Warhammer(Ruleset):
         no_test = live or anyone(f, testers, "Nobody is a champion at 0 Wounds without Resolve.")
         return (
             offer("use", "Use an action or reaction", live or anyone(f, users, "Nobody can act or react now."), users),
-            offer("attack", "Attack", live or anyone(f, attackers, ""), attackers),
+            offer("attack", "Attack", no_attack, attackers),
             offer("fortune", "Spend Fortune for a slot", no_fortune, buyers),
             offer("wh_critical", "Roll a critical injury", live or anyone(f, everyone, ""), everyone),
             offer("willpower", "Test Willpower to keep fighting", no_test, testers),
