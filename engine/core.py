@@ -512,6 +512,14 @@ _GENERIC: dict[type, Callable[..., Fight]] = {
 }
 
 
+def register_generic(kind: type[C.Command], fn: Callable[..., Fight]) -> None:
+    """A command defined outside this module (engine/area.py, ...) that every ruleset handles the
+    same way: `fn(rs, f, cmd, ev)`, unless a ruleset's own handlers() has one for `kind`."""
+    _GENERIC[kind] = fn
+    for key in [k for k in _CACHE if k[1] is kind]:
+        del _CACHE[key]
+
+
 class RollDue(NamedTuple):
     """A roll a command is about to make on its own: who rolls, for what, and the dice."""
 
