@@ -131,8 +131,9 @@ def save_statblocks(rid: str, statblocks: Iterable[Statblock], folder: Path | No
     return write_user(rid, _upsert(read_user(rid, folder), statblocks), folder)
 
 
-def save_combatant(rid: str, c: Combatant, folder: Path | None = None, name: str = "") -> Statblock:
-    """A statblock made from a combatant, saved to the user's library (under `name` if given)."""
+def statblock_from(rid: str, c: Combatant, name: str = "") -> Statblock:
+    """A statblock made from a combatant (under `name` if given), validated as a file entry would be:
+    what its stats cannot hold comes from the statblock it was added from."""
     kind = get_kind(rid)
     sb = kind.from_combatant(c)
     kept = statblock_of(rid, c)
@@ -140,7 +141,13 @@ def save_combatant(rid: str, c: Combatant, folder: Path | None = None, name: str
         sb = _keep_unknown(kept, sb)
     if name:
         sb = msgspec.structs.replace(sb, name=name)
-    decode_entry(rid, to_table(sb))  # validated as a file entry would be
+    decode_entry(rid, to_table(sb))
+    return sb
+
+
+def save_combatant(rid: str, c: Combatant, folder: Path | None = None, name: str = "") -> Statblock:
+    """A statblock made from a combatant, saved to the user's library (under `name` if given)."""
+    sb = statblock_from(rid, c, name)
     save_statblocks(rid, [sb], folder)
     return sb
 
@@ -339,15 +346,48 @@ def changes(rid: str, members: Iterable[Member], fight: Fight) -> tuple[PcChange
     return tuple(out)
 
 
+def newcomers(members: Iterable[Member], fight: Fight) -> tuple[Combatant, ...]:
+    """The fight's PCs that are not on the roster (by name): made by hand, or imported elsewhere."""
+    known = {m.name.casefold() for m in members}
+    out: dict[str, Combatant] = {}
+    for c in fight.combatants:
+        if c.kind == "pc" and c.name.casefold() not in known:
+            out.setdefault(c.name.casefold(), c)  # two PCs of one name: the first joins
+    return tuple(out.values())
+
+
+def worth_asking(rid: str, fight: Fight, folder: Path | None = None) -> bool:
+    """Whether the end of a fight has anything to offer about the roster: a roster PC changed, or a PC
+    of the fight is not on it yet."""
+    members = read_party(rid, folder)
+    return bool(changes(rid, members, fight) or newcomers(members, fight))
+
+
 def write_back(
-    rid: str, found: Iterable[PcChanges], chosen: Iterable[str] | None = None, folder: Path | None = None
+    rid: str,
+    found: Iterable[PcChanges],
+    chosen: Iterable[str] | None = None,
+    folder: Path | None = None,
+    join: Iterable[Combatant] = (),
 ) -> tuple[Member, ...]:
-    """Store where the chosen PCs (by name; None = all of `found`) stand now; the old roster is
-    returned so an undo can write it back with write_party."""
+    """Store where the chosen PCs (by name; None = all of `found`) stand now, and put the PCs in
+    `join` on the roster, each as it stands now; the old roster is returned so an undo can write it
+    back with write_party. All is checked before anything is written."""
     old = read_party(rid, folder)
     pick = None if chosen is None else {n.casefold() for n in chosen}
     by_name = {p.name.casefold(): p for p in found if pick is None or p.name.casefold() in pick}
     new = [Member(m.statblock, by_name[m.name.casefold()].now) if m.name.casefold() in by_name else m for m in old]
+    names = {m.name.casefold() for m in new}
+    for c in join:
+        if c.name.casefold() in names:
+            continue  # on the roster already: its changes are the write-back's
+        sb = msgspec.structs.replace(statblock_from(rid, c), kind="pc", side="party")
+        now = now_of(c)
+        full = _full(Member(sb), rid)
+        if (now.health, now.resources) == (full.health, full.resources) and not now.conditions:
+            now = Now()  # at full: the roster's empty `now`
+        new.append(Member(sb, now))
+        names.add(c.name.casefold())
     write_party(rid, new, folder)
     return old
 

@@ -114,10 +114,11 @@ def change_text(ch: S.Change) -> str:
 
 
 class PartyChangesDialog(Dialog):
-    """What changed for each roster PC in this fight; the ticked ones are written back on enter."""
+    """What changed for each roster PC in this fight, and the fight's PCs not on the roster yet (how
+    a PC made by hand joins the party); the ticked ones are written on enter."""
 
     OK = "Write back"
-    HINT = "enter: write the ticked PCs back to the roster · space: tick · esc: not now"
+    HINT = "enter: write the ticked PCs to the roster · space: tick · esc: not now"
 
     def heading(self) -> Text:
         return Text("The party after the fight: write back to the roster?")
@@ -126,13 +127,19 @@ class PartyChangesDialog(Dialog):
         rid = self.fight.ruleset
         members, problem = _roster(rid)
         self._found = S.changes(rid, members, self.fight) if members else ()
+        self._new = S.newcomers(members, self.fight) if not problem else ()
         if problem:
             yield Static(literal(problem), classes="wide-label")
-        elif not self._found:
+        elif not self._found and not self._new:
             yield Static(Text("Nothing changed for the roster's PCs in this fight."), classes="wide-label")
         for i, pc in enumerate(self._found):
             yield Tick(literal(pc.name, "bold"), True, id=f"pc-{i}", compact=True)
             yield Static(literal("    " + "; ".join(change_text(c) for c in pc.changes)), classes="wide-label")
+        if self._new:
+            yield Static(Text("Not on the roster yet (tick to add, as they stand now):"), classes="wide-label")
+        for i, c in enumerate(self._new):
+            # unticked: a PC made for one fight (a guest, a hireling) does not join unasked
+            yield Tick(literal(c.name, "bold"), False, id=f"new-{i}", compact=True)
 
     def on_mount(self) -> None:
         ticks = self.query(Tick)
@@ -143,17 +150,18 @@ class PartyChangesDialog(Dialog):
 
     def action_submit(self) -> None:
         names = [pc.name for i, pc in enumerate(self._found) if self.checked(f"pc-{i}")]
-        if not names:
-            self.show_error("Tick the PCs to write back (space), or escape.")
+        join = [c for i, c in enumerate(self._new) if self.checked(f"new-{i}")]
+        if not names and not join:
+            self.show_error("Tick the PCs to write to the roster (space), or escape.")
             return
         rid = self.fight.ruleset
         try:
-            old = S.write_back(rid, self._found, names)
+            old = S.write_back(rid, self._found, names, join=join)
         except (RuleError, SaveError, OSError) as exc:
             self.show_error(str(exc))
             return
         self.dismiss()
-        self.app.push_screen(WrittenBackDialog(rid, names, old))
+        self.app.push_screen(WrittenBackDialog(rid, names + [c.name for c in join], old))
 
 
 class WrittenBackDialog(Dialog):

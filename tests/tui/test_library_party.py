@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 import engine.library as L
+from engine import apply, new_fight
 from engine import commands as C
-from engine import new_fight
 from saves import library as S
 from saves.session import Session
 from tests.tui.support import app_on, dialog_error, of, sync
 from tui.main import MainScreen
-from tui.party import PartyAddDialog, PartyChangesDialog, WrittenBackDialog, change_text
+from tui.party import PartyAddDialog, PartyChangesDialog, WrittenBackDialog, change_text, party_commands
 
 
 @pytest.fixture(autouse=True)
@@ -118,3 +118,37 @@ def test_change_text() -> None:
     assert change_text(S.Change("health", "hp", "24", "19")) == "hp 24 -> 19"
     assert change_text(S.Change("condition", "Poisoned", "1", "")) == "Poisoned (ended)"
     assert change_text(S.Change("condition", "Exhaustion", "1", "3")) == "Exhaustion level 1 -> 3"
+
+
+@sync
+async def test_a_pc_made_in_the_fight_joins_the_roster(tmp_path: Path) -> None:
+    """A PC made by hand (no roster yet) is put on the roster from the app, as it stands now; the
+    write's undo takes it off again. It is offered unticked: a guest does not join unasked."""
+    s = Session.memory(new_fight("d20", seed=3))
+    s.apply(C.AddCombatant("Cora", kind="pc", side="party", stats=(("hp", 27), ("ac", 16), ("dex", 14))))
+    s.apply(C.AddCombatant("Goblin", stats=(("hp", 7),)))
+    s.apply(C.Damage(of(s, "Cora").id, amount=4))
+    assert S.worth_asking("d20", s.state) and S.read_party("d20") == ()
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(PartyChangesDialog())
+        await pilot.pause()
+        shown = " ".join(str(w.render()) for w in app.screen.query("Static"))
+        assert "Not on the roster yet" in shown
+        await pilot.press("enter")
+        assert "Tick the PCs" in dialog_error(pilot)  # nothing ticked: nothing written
+        assert S.read_party("d20") == ()
+        await pilot.press("space", "enter")
+        assert isinstance(app.screen, WrittenBackDialog), dialog_error(pilot)
+        (cora,) = S.read_party("d20")
+        assert cora.name == "Cora" and cora.statblock.kind == "pc"
+        assert cora.now.health == (S.Track("hp", 23),)
+        # the roster brings her back as she stood, into the next fight
+        nxt = new_fight("d20", seed=4)
+        for cmd in party_commands(nxt, [cora]):
+            nxt, _ = apply(nxt, cmd)
+        (back,) = nxt.combatants
+        assert back.name == "Cora" and back.health[0].current == 23 and back.stat("ac") == 16
+        await pilot.press("u")
+        await pilot.pause()
+        assert S.read_party("d20") == ()
