@@ -35,6 +35,15 @@ class GivenRoll(
     total: int | None = None
 
 
+class Initiative(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, forbid_unknown_fields=True):
+    """A combatant's initiative as the table gives it: the `dice` rolled (the ruleset adds the bonus,
+    as when it rolls them itself), or the `total` called out (kept as it is: a d20 total, a
+    Warhammer SL). Neither: the ruleset rolls it."""
+
+    dice: tuple[int, ...] | None = None
+    total: int | None = None
+
+
 class AddCombatant(Command, tag="add"):
     """Add a combatant (or `count` of them, numbered: "Goblin 1", "Goblin 2", ...)."""
 
@@ -54,6 +63,11 @@ class AddCombatant(Command, tag="add"):
     # per copy, stats that replace the shared ones (health rolled for each Goblin): empty, or one
     # entry per copy; one command, so adding "Goblin x4" with rolled health is one undo step
     copies: tuple[tuple[tuple[str, int], ...], ...] = ()
+    # added to a fight under way, in a ruleset with initiative: each copy's initiative, and its place
+    # in the order by it. None: not asked (it joins last until the GM sets it). One entry serves
+    # every copy: Initiative() has each copy roll its own, a die or total is shared by all of them;
+    # otherwise one entry per copy
+    initiative: tuple[Initiative, ...] | None = None
 
 
 class RemoveCombatant(Command, tag="remove"):
@@ -78,12 +92,15 @@ class StartFight(Command, tag="start"):
     """Start the fight: roll (or take) initiative and begin round 1.
 
     `initiative` gives entered initiative dice per combatant id (d20: the d20; warhammer: the d100).
-    `surprised` lists the combatants caught unaware.
+    `surprised` lists the combatants caught unaware. `totals` gives a called-out total instead of
+    the die (one or the other per combatant).
     """
 
     initiative: tuple[tuple[str, tuple[int, ...]], ...] = ()
     surprised: tuple[str, ...] = ()
     rolls: tuple[GivenRoll, ...] = ()  # the table's dice for the first turn's start-of-turn effects
+    # initiative totals the table called out (d20: the total; warhammer: the SL), kept as they are
+    totals: tuple[tuple[str, int], ...] = ()
 
 
 class SetInitiative(Command, tag="initiative"):

@@ -121,6 +121,7 @@ def _add(rs: Ruleset, f: Fight, cmd: C.AddCombatant, ev: Events) -> Fight:
     _text(cmd.note, "note")
     for field in ("flags", "resist", "vulnerable"):
         _words(getattr(cmd, field), field)
+    joins = _joining(rs, f, cmd)
     nid = f.next_id
     added = []
     # a second batch of Goblins carries on from Goblin 3 rather than repeating Goblin 1
@@ -141,11 +142,38 @@ def _add(rs: Ruleset, f: Fight, cmd: C.AddCombatant, ev: Events) -> Fight:
         nid += 1
         added.append(c)
     f = replace(f, combatants=f.combatants + tuple(added), next_id=nid)
-    for c in added:
+    for i, c in enumerate(added):
         ev.append(E.Added(c.id, c.name))
         if f.started:
+            if joins:
+                # its initiative first, so the ruleset's joining places it in the order by it
+                given = joins[i] if len(joins) > 1 else joins[0]
+                value, r, note, rng = rs.roll_initiative(c, given, f.rng)
+                _believable(value)
+                c = replace(c, initiative=value)
+                f = replace(put(f, c), rng=rng)
+                ev.append(E.InitiativeRolled(c.id, c.name, value, r, note))
             f = rs.joined(f, c, ev)
     return f
+
+
+def _joining(rs: Ruleset, f: Fight, cmd: C.AddCombatant) -> tuple[C.Initiative, ...]:
+    """The initiative each copy joins with (checked before anything is added); () when none is given."""
+    if cmd.initiative is None:
+        return ()
+    if not rs.has_initiative:
+        raise RuleError(f"{rs.title} has no initiative: a newcomer is added without one.")
+    if not f.started:
+        raise RuleError("Initiative is rolled when the fight starts: add the combatant without it.")
+    if cmd.owner:
+        raise RuleError("A companion acts on its owner's initiative: add it without one.")
+    if len(cmd.initiative) not in (1, cmd.count):
+        given = len(cmd.initiative)
+        raise RuleError(f"Give one initiative for all {cmd.count} copies, or one for each ({given} given).")
+    for g in cmd.initiative:
+        if g.dice is not None and g.total is not None:
+            raise RuleError("An initiative is the dice rolled or the total called out, not both.")
+    return cmd.initiative
 
 
 def _number_after(label: str, name: str) -> int:
@@ -221,6 +249,14 @@ def _start(rs: Ruleset, f: Fight, cmd: C.StartFight, ev: Events) -> Fight:
         f.get(cid)
     for cid, _ in cmd.initiative:
         f.get(cid)
+    if cmd.totals and not rs.has_initiative:
+        raise RuleError(f"{rs.title} has no initiative total to call out: give the dice rolled.")
+    dice = {cid for cid, _ in cmd.initiative}
+    for cid, total in cmd.totals:
+        c = f.get(cid)
+        if cid in dice:
+            raise RuleError(f"{c.name}'s initiative: give the die or the total called out, not both.")
+        _believable(total)
     _no_rolls(rs, cmd.rolls)
     ev.append(E.FightStarted(f.name))
     f = replace(f, started=True)
@@ -231,11 +267,15 @@ def _set_initiative(rs: Ruleset, f: Fight, cmd: C.SetInitiative, ev: Events) -> 
     c = f.get(cmd.who)
     if not rs.has_initiative:
         raise RuleError(f"{rs.title} has no initiative number to set.")
-    if abs(cmd.value) > 10_000:
-        raise RuleError(f"{cmd.value} is not a believable initiative.")
+    _believable(cmd.value)
     f = put(f, replace(c, initiative=cmd.value))
     ev.append(E.InitiativeRolled(c.id, c.name, cmd.value, None, "(set by hand)"))
     return rs.reorder(f)
+
+
+def _believable(value: int) -> None:
+    if abs(value) > 10_000:
+        raise RuleError(f"{value} is not a believable initiative.")
 
 
 def _reorder(rs: Ruleset, f: Fight, cmd: C.Reorder, ev: Events) -> Fight:
@@ -466,7 +506,11 @@ SETTINGS = {
     "view_health": ("band", "numbers", "none"),
     "view_rolls": ("private", "public"),
     # adding from the library: each copy's health the statblock's number, or rolled from its dice
+    # (the add and edit dialogs read typed dice, 5d8+5, the same way: the average, or rolled)
     "add_health": ("fixed", "rolled"),
+    # the initiative the table gives in the dialogs: the die rolled (the app adds the bonus), or the
+    # total the player calls out
+    "init_typed": ("die", "total"),
 }
 
 

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 import msgspec
 from msgspec.structs import replace
 
-from engine.commands import AddCombatant, Command, Damage, StartFight, UseAction, register_command
+from engine.commands import AddCombatant, Command, Damage, Initiative, StartFight, UseAction, register_command
+from engine.dice import DiceRoll, Rng
 from engine.errors import RuleError
 from engine.events import (
     ConditionAdded,
@@ -233,6 +234,13 @@ class Ruleset(ABC):
     def joined(self, f: Fight, c: Combatant, ev: Events) -> Fight:
         """A combatant was added after the fight started."""
         return f
+
+    def roll_initiative(self, c: Combatant, given: Initiative, rng: Rng) -> tuple[int, DiceRoll | None, str, Rng]:
+        """Combatant `c`'s initiative: (value, the roll or None, the log's note, the random source
+        after it). The die `given` has the ruleset's bonus added as if rolled here; a total called out
+        is kept as it is; neither rolls with `rng`. The same path serves the start of the fight, a
+        combatant joining mid-fight and a dialog showing the total before it is sent."""
+        raise RuleError(f"{self.title} has no initiative to roll.")
 
     def left(self, f: Fight, cid: str, ev: Events) -> Fight:
         """A combatant was removed: drop it from the order; if it was acting, nobody is."""

@@ -12,7 +12,7 @@ from msgspec.structs import replace
 from engine import commands as C
 from engine import core
 from engine import events as E
-from engine.dice import roll
+from engine.dice import DiceRoll, Rng, roll
 from engine.errors import RuleError
 from engine.mechanics import GivenRolls
 from engine.rules.d20 import combat as X
@@ -143,26 +143,19 @@ class D20(Ruleset):
     # --- fight flow ---------------------------------------------------------------------------
     def start(self, f: Fight, cmd: C.StartFight, ev: Events) -> Fight:
         given = dict(cmd.initiative)
+        totals = dict(cmd.totals)
         rng = f.rng
         cs = []
         for c in f.combatants:
             econ = D20Economy(reactions=1)
             if c.owner:
-                if c.id in given:
+                if c.id in given or c.id in totals:
                     raise RuleError(f"{c.name} is a companion: it acts on its owner's initiative, no roll.")
                 cs.append(replace(c, economy=econ))
                 continue
-            # Exhaustion is -1 a level on every d20 roll, initiative included
-            bonus = initiative_mod(c) + c.stat("init") - X.exhaustion(c)
-            dice = given.get(c.id)
-            try:
-                r, rng2 = roll(f"1d20{bonus:+d}" if bonus else "1d20", rng, dice)
-            except RuleError as exc:
-                raise RuleError(f"{c.name}'s initiative: {exc}") from None
-            if dice is None:
-                rng = rng2
-            ev.append(E.InitiativeRolled(c.id, c.name, r.total, r))
-            cs.append(replace(c, initiative=r.total, tiebreak=c.stat("dex", 10), economy=econ))
+            value, r, note, rng = self.roll_initiative(c, C.Initiative(given.get(c.id), totals.get(c.id)), rng)
+            ev.append(E.InitiativeRolled(c.id, c.name, value, r, note))
+            cs.append(replace(c, initiative=value, tiebreak=c.stat("dex", 10), economy=econ))
         f = replace(f, combatants=tuple(cs), rng=rng)
         f = add_surprise(f, cmd.surprised, ev, "loses its first turn")
         f = self.reorder(replace(f, round=1, clock=D20Clock(-1)))
@@ -193,8 +186,19 @@ class D20(Ruleset):
         slot = order.index(f.current) if f.current in order else f.phase
         return replace(f, order=tuple(order), clock=D20Clock(slot))
 
+    def roll_initiative(self, c: Combatant, given: C.Initiative, rng: Rng) -> tuple[int, DiceRoll | None, str, Rng]:
+        if given.total is not None:
+            return given.total, None, "(the total called out at the table)", rng
+        # Exhaustion is -1 a level on every d20 roll, initiative included
+        bonus = initiative_mod(c) + c.stat("init") - X.exhaustion(c)
+        try:
+            r, after = roll(f"1d20{bonus:+d}" if bonus else "1d20", rng, given.dice)
+        except RuleError as exc:
+            raise RuleError(f"{c.name}'s initiative: {exc}") from None
+        return r.total, r, "", after
+
     def joined(self, f: Fight, c: Combatant, ev: Events) -> Fight:
-        # joins with no initiative (bottom of the order) until the GM sets it
+        # without an initiative given it joins at the bottom of the order until the GM sets it
         f = put(f, replace(c, economy=D20Economy(reactions=1), tiebreak=c.stat("dex", 10)))
         return self.reorder(f)
 

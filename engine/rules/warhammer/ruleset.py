@@ -15,7 +15,7 @@ from msgspec.structs import replace
 
 from engine import commands as C
 from engine import events as E
-from engine.dice import roll
+from engine.dice import DiceRoll, Rng, roll
 from engine.errors import RuleError
 from engine.rules.warhammer import combat as W
 from engine.rules.warhammer.clock import WarhammerClock
@@ -145,25 +145,30 @@ class Warhammer(Ruleset):
     # --- fight flow ---------------------------------------------------------------------------
     def start(self, f: Fight, cmd: C.StartFight, ev: Events) -> Fight:
         given = dict(cmd.initiative)
+        totals = dict(cmd.totals)
         rng = f.rng
         cs = []
         for c in f.combatants:
-            try:
-                r, rng2 = roll("1d100", rng, given.get(c.id))
-            except RuleError as e:
-                raise RuleError(f"{c.name}'s Initiative roll: {e}") from None
-            if c.id not in given:
-                rng = rng2
-            target = c.stat("i")
-            sl = success_levels(target, r.total)
-            ok = "success" if r.total <= target else "failure"
-            ev.append(E.InitiativeRolled(c.id, c.name, sl, r, f"SL vs Initiative {target}, {ok}"))
+            sl, r, note, rng = self.roll_initiative(c, C.Initiative(given.get(c.id), totals.get(c.id)), rng)
+            ev.append(E.InitiativeRolled(c.id, c.name, sl, r, note))
             cs.append(replace(c, initiative=sl, tiebreak=c.stat("ag")))
         f = replace(f, combatants=tuple(cs), rng=rng)
         f = add_surprise(f, cmd.surprised, ev, "cannot act or react")
         f = self.reorder(f)
         ev.append(E.OrderSet(tuple(f.get(x).name for x in f.order)))
         return self._new_round(replace(f, round=0), ev)
+
+    def roll_initiative(self, c: Combatant, given: C.Initiative, rng: Rng) -> tuple[int, DiceRoll | None, str, Rng]:
+        """An Initiative test: the d100 against Initiative, its SL the place; a total called out is the SL."""
+        if given.total is not None:
+            return given.total, None, "(SL called out at the table)", rng
+        try:
+            r, after = roll("1d100", rng, given.dice)
+        except RuleError as e:
+            raise RuleError(f"{c.name}'s Initiative roll: {e}") from None
+        target = c.stat("i")
+        ok = "success" if r.total <= target else "failure"
+        return success_levels(target, r.total), r, f"SL vs Initiative {target}, {ok}", after
 
     def standing_order(self, f: Fight) -> tuple[str, ...]:
         """By SL, ties to higher Agility, then the GM's earlier order.
