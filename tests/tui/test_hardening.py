@@ -8,6 +8,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
+import engine.library as L
 from engine import commands as C
 from engine.rules.ninephase import catalog as K
 from engine.state import ActivitySpec, Fight, economy_hook
@@ -48,8 +49,12 @@ async def test_two_channels_of_one_name(tmp_path: Path) -> None:
             assert labels.count("Stop the channel: Hex (begun in phase 1)") == 1
             await pilot.press("escape")
             assert isinstance(app.screen, MainScreen)
-        # stopping the second (begun again this round) leaves the one run on from last round
-        await pilot.press("u", *["down"] * (len(K.catalog(s.state)) + 1), "enter")
+        # stopping the second (begun again this round) leaves the one run on from last round; the
+        # shaman's own statblock activities are listed before the catalog
+        sb = L.statblock_of(s.state.ruleset, of(s, "Orc Shaman"))
+        mine = len(L.attacks(sb)) if sb is not None else 0
+        assert mine == 2
+        await pilot.press("u", *["down"] * (mine + len(K.catalog(s.state)) + 1), "enter")
         assert isinstance(app.screen, MainScreen), dialog_error(pilot)
         live = [ch.start for ch in of(s, "Orc Shaman").channels if ch.status == ""]
         assert live == [-1]  # phase 8 of last round

@@ -4,8 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import engine.library as L
+from saves.session import Session
 from tests.tui.support import app_on, demo_session, dialog_error, main_screen, of, pane_text, select, sync, type_text
 from tui.rulesets.ninephase.dialogs import ActivityDialog
+
+
+def own(s: Session, name: str) -> int:
+    """How many activities of its own (from its statblock) the combatant has: the activity dialog
+    lists them before the fight's catalog."""
+    sb = L.statblock_of(s.state.ruleset, of(s, name))
+    return len(L.attacks(sb)) if sb is not None else 0
 
 
 @sync
@@ -37,9 +46,11 @@ async def test_phases_activities_and_the_board(tmp_path: Path) -> None:
         header = tracker._rows[0].text.plain
         col = header.index(" 3 ") + 1
         assert row[col] == "A"
-        # a weapon attack needs the weapon's Speed Factor: enter asks for it
+        # a weapon attack needs the weapon's Speed Factor: enter asks for it (the catalog's Weapon
+        # attack, its second entry, after the raider's own Cleaver Hack and Bull Rush)
         await select(pilot, "Orc Raider 1")
-        await pilot.press("u", "down", "enter")
+        assert own(s, "Orc Raider 1") == 2
+        await pilot.press("u", *["down"] * (own(s, "Orc Raider 1") + 1), "enter")
         assert app.screen.focused is not None and app.screen.focused.id == "speed"
         await type_text(pilot, "3")
         await pilot.press("enter")
@@ -54,8 +65,8 @@ async def test_ad_hoc_activity_kept_in_the_catalog_and_round_durations(tmp_path:
         await select(pilot, "Orc Shaman")
         from engine.rules.ninephase.catalog import catalog as _catalog
 
-        # "Another activity", below the catalog's entries: to its name
-        await pilot.press("u", *["down"] * len(_catalog(s.state)), "enter")
+        # "Another activity", below the shaman's own activities and the catalog's entries: to its name
+        await pilot.press("u", *["down"] * (own(s, "Orc Shaman") + len(_catalog(s.state))), "enter")
         await type_text(pilot, "Hex")
         await pilot.press("tab", "tab", "tab", "tab", "tab")  # cost, phase, reaction, master, lock
         await pilot.press("tab", "tab", "tab", "tab", "tab", "space")  # channel, uninterruptible, repeatable,
