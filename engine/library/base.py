@@ -5,8 +5,9 @@ join a saved union later) plus a `StatblockKind` that knows how it becomes the e
 `AddCombatant` for the fight, and the fields of the ruleset's own attack command for each attack.
 Kinds are registered by ruleset id (`register_kind`); a ruleset living elsewhere registers its own.
 
-Pure: no file I/O here. The bundled bestiaries are package data read through importlib.resources;
-the user's library on disk lives in saves/library.py.
+Pure: no file I/O here but the bundled bestiaries, package data read from beside this module (not
+through importlib.resources, whose first use costs start-up about 10 ms); the user's library on disk
+lives in saves/library.py.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import re
 import tomllib
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
-from importlib import resources
+from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 import msgspec
@@ -272,6 +273,7 @@ def toml_document(rid: str, statblocks: Iterable[Statblock]) -> dict[str, Any]:
 
 
 _STARTER: dict[str, tuple[Statblock, ...]] = {}
+BESTIARY = Path(__file__).resolve().parent / "bestiary"
 
 
 def starter(rid: str) -> tuple[Statblock, ...]:
@@ -280,7 +282,7 @@ def starter(rid: str) -> tuple[Statblock, ...]:
     if hit is not None:
         return hit
     get_kind(rid)
-    res = resources.files("engine.library").joinpath("bestiary", f"{rid}.toml")
+    res = BESTIARY / f"{rid}.toml"
     text = res.read_text(encoding="utf-8") if res.is_file() else ""
     entries = parse_toml(rid, text, f"starter bestiary {rid}.toml") if text else ()
     _STARTER[rid] = entries
