@@ -5,18 +5,18 @@ join a saved union later) plus a `StatblockKind` that knows how it becomes the e
 `AddCombatant` for the fight, and the fields of the ruleset's own attack command for each attack.
 Kinds are registered by ruleset id (`register_kind`); a ruleset living elsewhere registers its own.
 
-Pure: no file I/O here but the bundled bestiaries, package data read from beside this module (not
-through importlib.resources, whose first use costs start-up about 10 ms); the user's library on disk
-lives in saves/library.py.
+Pure: no file I/O here. The bundled bestiaries are package data, read with pkgutil.get_data (the
+first use of importlib.resources costs start-up about 10 ms); the user's library on disk lives in
+saves/library.py.
 """
 
 from __future__ import annotations
 
+import pkgutil
 import re
 import tomllib
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
-from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 import msgspec
@@ -273,7 +273,6 @@ def toml_document(rid: str, statblocks: Iterable[Statblock]) -> dict[str, Any]:
 
 
 _STARTER: dict[str, tuple[Statblock, ...]] = {}
-BESTIARY = Path(__file__).resolve().parent / "bestiary"
 
 
 def starter(rid: str) -> tuple[Statblock, ...]:
@@ -282,8 +281,11 @@ def starter(rid: str) -> tuple[Statblock, ...]:
     if hit is not None:
         return hit
     get_kind(rid)
-    res = BESTIARY / f"{rid}.toml"
-    text = res.read_text(encoding="utf-8") if res.is_file() else ""
+    try:
+        data = pkgutil.get_data(__package__ or "engine.library", f"bestiary/{rid}.toml")
+    except FileNotFoundError:
+        data = None  # a ruleset registered from elsewhere, with no bundled bestiary
+    text = data.decode("utf-8") if data else ""
     entries = parse_toml(rid, text, f"starter bestiary {rid}.toml") if text else ()
     _STARTER[rid] = entries
     return entries
