@@ -93,6 +93,73 @@ def words(text: str) -> tuple[str, ...]:
     return tuple(w.strip() for w in text.split(",") if w.strip())
 
 
+# --- initiative as the table gives it: the die rolled, or the total the player calls out ------------
+
+INIT_TYPED: list[tuple[str | Text, str]] = [
+    ("the die rolled (the app adds the bonus)", "die"),
+    ("the total called out", "total"),
+]
+
+
+def typed_initiative(text: str, mode: str, label: str) -> C.Initiative | None:
+    """A typed initiative: the die (mode "die") or the total called out; None when left empty."""
+    if mode == "total":
+        v = optional_int(text, label, -10_000, 10_000)
+        return None if v is None else C.Initiative(total=v)
+    # no range for a die: the engine checks it and says what the die can show
+    v = optional_int(text, label)
+    return None if v is None else C.Initiative(dice=(v,))
+
+
+def initiative_unit(ui: RulesetUI) -> str:
+    """What an initiative value is called in the sheet beyond "Initiative" ("SL" for success levels)."""
+    return ui.sheet_initiative.removeprefix("Initiative").strip()
+
+
+def initiative_shown(f: Fight, c: Combatant, given: C.Initiative | None, *, table: bool) -> Text:
+    """The initiative a typed die or total gives `c`, worked out by the ruleset's own path before
+    anything is sent ("= 17"); empty: rolled by the app, or waiting for the table's die."""
+    if given is None:
+        return Text("" if table else "rolled", style="dim")
+    try:
+        value, _, _, _ = get_ruleset(f.ruleset).roll_initiative(c, given, f.rng)
+    except RuleError:
+        return Text("= ?", style="bold")  # applying says why
+    unit = initiative_unit(get_ui(f.ruleset))
+    return span(f"= {unit} {value:+d}" if unit else f"= {value}", "bold")
+
+
+# --- dice in a number field: 5d8+5 is rolled, or its average (the fight's add_health setting) ------
+
+HEALTH_DICE: list[tuple[str | Text, str]] = [
+    ("the average of the dice", "fixed"),
+    ("rolled from the dice", "rolled"),
+]
+
+
+def dice_average(expr: str) -> int:
+    """The average of a dice expression, rounded down as statblocks print it (5d8+5: 27); for kept
+    dice (4d6kh3) the middle of its range."""
+    from engine.dice import parse
+
+    e = parse(expr)
+    return (e.minimum() + e.maximum()) // 2
+
+
+def number_or_dice(text: str, label: str, low: int, high: int) -> tuple[int | None, str]:
+    """A whole number (value, "") or a dice expression (None, the dice) the engine parses."""
+    s = text.strip()
+    if _INT.fullmatch(s) or not s:
+        return parse_int(s, label, low, high), ""
+    from engine.dice import parse
+
+    try:
+        parse(s)
+    except RuleError as exc:
+        raise FormError(f"{label}: a number or dice like 5d8+5 ({exc})") from None
+    return None, s
+
+
 # --- who rolls: the app, or the table (the fight's roll_pc / roll_npc settings) ------------------
 
 SIDE_KEYS = {"pc": "roll_pc", "npc": "roll_npc"}
@@ -312,6 +379,7 @@ class Dialog(ModalScreen[None]):
     Dialog #buttons { height: 1; margin-top: 1; }
     Dialog #buttons Button { margin-right: 2; min-width: 10; }
     Dialog #hint { color: $text-muted; height: 1; }
+    Dialog .shown { width: 12; height: 1; padding-left: 1; }
     Dialog .hidden { display: none; }
     """
     BINDINGS = [
@@ -509,17 +577,26 @@ class Dialog(ModalScreen[None]):
     def action_cancel(self) -> None:
         self.dismiss()
 
+    def remembered(self) -> list[Command]:
+        """Settings the GM changed in the dialog (how typed numbers read), sent after its command so
+        the next dialog opens the same way."""
+        return []
+
     @_settling
     def action_submit(self) -> None:
         try:
             cmds = self.build()
+            extra = self.remembered()
             due = rolls_owed(self.fight, cmds) if isinstance(cmds, Command) else ()
             if due:
                 from engine import apply
 
                 apply(self.fight, cmds)  # a refusal shows here, before the dice are asked for
+                if extra:
+                    self.fracas.commit(extra)
             else:
-                self.fracas.commit(cmds, announce=self.ANNOUNCE)
+                batch = [cmds] if isinstance(cmds, Command) else list(cmds)
+                self.fracas.commit(batch + extra, announce=self.ANNOUNCE)
         except (FormError, RuleError) as exc:
             self.show_error(str(exc))
             return
@@ -1172,7 +1249,51 @@ class EditDialog(_CombatantForm):
 # --- starting and ordering ---------------------------------------------------------------------
 
 
-class StartDialog(Dialog):
+class TypedInitiative(Dialog):
+    """A dialog where initiative is typed: the die rolled or the total the player calls out, as the
+    "Initiative typed is" choice says; each field shows the initiative it gives before it is sent."""
+
+    # the choice when the fight has none remembered ("die": what the start dialog always took)
+    TYPED_DEFAULT = "die"
+
+    def typed_row(self, mode: str = "") -> Horizontal | None:
+        """The die-or-total choice, for a ruleset with an initiative number (None otherwise); it
+        opens on `mode`, else on what the fight remembers."""
+        if not self.rules.has_initiative:
+            return None
+        mode = mode or self.fight.setting("init_typed", self.TYPED_DEFAULT)
+        return row("Initiative typed is", Choice(INIT_TYPED, mode, id="init_typed"), id="r-typed")
+
+    @property
+    def typed_mode(self) -> str:
+        return self.choice("init_typed") if self.query("#init_typed") else self.TYPED_DEFAULT
+
+    def remembered(self) -> list[Command]:
+        mode = self.typed_mode
+        if self.query("#init_typed") and mode != self.fight.setting("init_typed", "die"):
+            return [C.Setting("init_typed", mode)]
+        return []
+
+    def shown_row(self, label: str | Text, *widgets: Widget, slot: str) -> Horizontal:
+        """A row whose initiative field is followed by what it gives ("= 17")."""
+        text = label if isinstance(label, Text) else Text(label)
+        shown = Static(id=f"shown-{slot}", classes="shown")
+        return Horizontal(Static(text, classes="label"), *widgets, shown, classes="row")
+
+    def show_initiative(self, slot: str, c: Combatant, text: str) -> None:
+        try:
+            given = typed_initiative(text, self.typed_mode, "Initiative")
+            shown = initiative_shown(self.fight, c, given, table=table_rolls(self.fight, c.id))
+        except FormError:
+            shown = span("= ?", "bold")
+        for w in self.query(f"#shown-{slot}").results(Static):
+            w.update(shown)
+
+    def refresh_shown(self) -> None:
+        """Every field's result again (the choice changed, or the dialog opened)."""
+
+
+class StartDialog(TypedInitiative):
     OK = "Start"
     ANNOUNCE = False  # the tracker and header show the new round at once
     HINT = "enter: start · tab: next field · space: tick · esc: cancel"
@@ -1196,6 +1317,9 @@ class StartDialog(Dialog):
     def fields(self) -> ComposeResult:
         f = self.fight
         ui = self.ui
+        typed = self.typed_row() if ui.start_rolls else None
+        if typed is not None:
+            yield typed
         # ids are positions (slot): a combatant id comes from a file and need not be a valid widget id
         for i, c in enumerate(f.combatants):
             widgets: list[Widget] = []
@@ -1205,13 +1329,17 @@ class StartDialog(Dialog):
                     hint = "the die rolled at the table" if table_rolls(f, c.id) else "die rolled (optional)"
                     widgets.append(field(placeholder=hint, id=f"init-{i}", number=True))
             name = literal(c.name)
-            yield Horizontal(Static(name, classes="label"), *widgets, classes="row")
+            if typed is not None and any(w.id == f"init-{i}" for w in widgets):
+                yield self.shown_row(name, *widgets, slot=str(i))
+            else:
+                yield Horizontal(Static(name, classes="label"), *widgets, classes="row")
 
     def slot(self, cid: str) -> int:
         """The position of combatant `cid`: its fields' ids are "surprised-<slot>" and "init-<slot>"."""
         return next(i for i, c in enumerate(self.fight.combatants) if c.id == cid)
 
     def on_mount(self) -> None:
+        self.refresh_shown()
         # the table rolls for a side: the cursor starts on the first die to type
         f = self.fight
         first = next(
@@ -1220,32 +1348,57 @@ class StartDialog(Dialog):
         if first is not None:
             self.query_one(f"#init-{first}", Input).focus()
             return
-        # otherwise the first field, so tab walks down the list as it is on screen (starting on the
-        # Start button sent the first tab to Cancel); enter still starts from any field
+        # otherwise the first combatant's field, so tab walks down the list as it is on screen
+        # (starting on the Start button sent the first tab to Cancel); enter still starts from any
         fields = self.query("#fields Input, #fields Tick")
         if fields:
             fields.first().focus()
         else:
             self.query_one("#ok", Button).focus()
 
+    def refresh_shown(self) -> None:
+        if not self.query("#init_typed"):
+            return
+        for i, c in enumerate(self.fight.combatants):
+            if self.query(f"#init-{i}"):
+                self.show_initiative(str(i), c, self.value(f"init-{i}"))
+
+    @on(Input.Changed)
+    def _typed(self, event: Input.Changed) -> None:
+        wid = event.input.id or ""
+        if wid.startswith("init-") and self.query("#init_typed"):
+            i = int(wid[5:])
+            self.show_initiative(str(i), self.fight.combatants[i], event.value)
+
+    @on(Choice.Changed, "#init_typed")
+    def _mode(self) -> None:
+        if self.is_mounted:
+            self.refresh_shown()
+            for w in self.query("#fields Input").results(Input):
+                if (w.id or "").startswith("init-"):
+                    w.placeholder = "the total called out" if self.typed_mode == "total" else "the die rolled"
+
     def build(self) -> Command:
         f = self.fight
         surprised = []
         initiative = []
+        totals = []
         for i, c in enumerate(f.combatants):
             if self.query(f"#surprised-{i}") and self.checked(f"surprised-{i}"):
                 surprised.append(c.id)
             if self.query(f"#init-{i}"):
-                # no range here: the engine checks the die and says what it can show
-                v = optional_int(self.value(f"init-{i}"), f"{clean(c.name)}'s die")
+                given = typed_initiative(self.value(f"init-{i}"), self.typed_mode, f"{clean(c.name)}'s initiative")
                 self.require_dice(c.id, "initiative", f"init-{i}")
-                if v is not None:
-                    initiative.append((c.id, (v,)))
-        return C.StartFight(tuple(initiative), tuple(surprised))
+                if given is not None and given.total is not None:
+                    totals.append((c.id, given.total))
+                elif given is not None and given.dice is not None:
+                    initiative.append((c.id, given.dice))
+        return C.StartFight(tuple(initiative), tuple(surprised), totals=tuple(totals))
 
 
-class InitiativeDialog(Dialog):
+class InitiativeDialog(TypedInitiative):
     OK = "Set"
+    TYPED_DEFAULT = "total"
 
     def heading(self) -> Text:
         c = self.target
@@ -1257,14 +1410,42 @@ class InitiativeDialog(Dialog):
         f = self.fight
         pos = f.order.index(c.id) + 1 if c.id in f.order else 1
         self._pos = pos
-        yield row("Initiative", field("" if c.initiative is None else str(c.initiative), id="initiative"))
+        # the field holds the current value: a total, whatever the start dialog was typed in
+        typed = self.typed_row("total")
+        if typed is not None:
+            yield typed
+        init = field("" if c.initiative is None else str(c.initiative), id="initiative")
+        yield self.shown_row("Initiative", init, slot="initiative")
         yield row(f"Place (1-{len(f.order)})", field(str(pos), id="position", number=True))
+
+    def on_mount(self) -> None:
+        self.refresh_shown()
+        self.query_one("#initiative", Input).focus()
+
+    def remembered(self) -> list[Command]:
+        return []  # it opens on the total (the value it shows): the start dialog's choice stays
+
+    def refresh_shown(self) -> None:
+        if self.query("#init_typed"):
+            self.show_initiative("initiative", self.target, self.value("initiative"))
+
+    @on(Input.Changed, "#initiative")
+    @on(Choice.Changed, "#init_typed")
+    def _typed(self) -> None:
+        if self.is_mounted:
+            self.refresh_shown()
 
     def build(self) -> list[Command]:
         c = self.target
         f = self.fight
         out: list[Command] = []
-        init = optional_int(self.value("initiative"), "Initiative", -10_000, 10_000)
+        given = typed_initiative(self.value("initiative"), self.typed_mode, "Initiative")
+        init: int | None = None
+        if given is not None and given.total is not None:
+            init = given.total
+        elif given is not None:
+            # the die as the ruleset reads it (its bonus added, Warhammer's SL worked out)
+            init, _, _, _ = self.rules.roll_initiative(c, given, f.rng)
         if init is not None and init != c.initiative:
             out.append(C.SetInitiative(c.id, init))
         pos = parse_int(self.value("position"), "Place", 1, max(1, len(f.order)))
@@ -1458,12 +1639,59 @@ class TableRollsDialog(Dialog):
     def heading(self) -> Text:
         return span("The table rolls these\n", "bold") + Text("Type the dice rolled for each before play goes on.")
 
+    TYPED: list[tuple[str | Text, str]] = [("each die rolled", "die"), ("the total called out", "total")]
+
     def fields(self) -> ComposeResult:
         f = self.fight
+        yield row("Typed is", Choice(self.TYPED, "die", id="typed"))
         for i, d in enumerate(self.due):
             c = f.find(d.who)
             label = f"{clean(c.name) if c else d.who}: {d.what}"
-            yield row(label[:23], field(placeholder=f"{d.expr}: the dice rolled", id=f"roll-{i}"))
+            yield Horizontal(
+                Static(Text(label[:23]), classes="label"),
+                field(placeholder=f"{d.expr}: the dice rolled", id=f"roll-{i}"),
+                Static(id=f"shown-{i}", classes="shown"),
+                classes="row",
+            )
+
+    def on_mount(self) -> None:
+        self.query_one("#roll-0", Input).focus()  # the dice, not the choice of how they are typed
+
+    @property
+    def total_typed(self) -> bool:
+        return bool(self.choice("typed") == "total")
+
+    @on(Input.Changed)
+    @on(Choice.Changed, "#typed")
+    def _shown(self) -> None:
+        """What each roll comes to, before play goes on ("= 7")."""
+        if not self.is_mounted:
+            return
+        for i, d in enumerate(self.due):
+            inp = self.query_one(f"#roll-{i}", Input)
+            inp.placeholder = f"{d.expr}: the total" if self.total_typed else f"{d.expr}: the dice rolled"
+            try:
+                g = self._given(i, d)
+                shown = Text("") if g is None else span(f"= {self._total(d, g)}", "bold")
+            except (FormError, RuleError):
+                shown = span("= ?", "bold")
+            self.query_one(f"#shown-{i}", Static).update(shown)
+
+    def _given(self, i: int, d: Any) -> C.GivenRoll | None:
+        text = self.value(f"roll-{i}")
+        if self.total_typed:
+            total = optional_int(text, "Total", 0, 100_000)
+            return None if total is None else C.GivenRoll(d.who, d.what, total=total)
+        dice = parse_given(text)
+        return None if dice is None else C.GivenRoll(d.who, d.what, dice=dice)
+
+    def _total(self, d: Any, g: C.GivenRoll) -> int:
+        from engine.dice import roll
+
+        if g.total is not None:
+            return g.total
+        r, _ = roll(d.expr, self.fight.rng, g.dice)
+        return r.total
 
     def build(self) -> Command:
         from msgspec.structs import replace
@@ -1473,11 +1701,12 @@ class TableRollsDialog(Dialog):
         for i, d in enumerate(self.due):
             c = f.find(d.who)
             what = f"{clean(c.name) if c else d.who}'s {d.what}"
-            dice = parse_given(self.value(f"roll-{i}"))
-            if dice is None:
+            g = self._given(i, d)
+            if g is None:
                 self.query_one(f"#roll-{i}", Input).focus()
-                raise FormError(f"{what}: type the dice rolled for {d.expr}.")
-            given.append(C.GivenRoll(d.who, d.what, dice=dice))
+                how = "the total rolled" if self.total_typed else "the dice rolled"
+                raise FormError(f"{what}: type {how} for {d.expr}.")
+            given.append(g)
         return replace(self.cmd, rolls=self._reached(given))  # type: ignore[call-arg]
 
     def _reached(self, given: list[C.GivenRoll]) -> tuple[C.GivenRoll, ...]:
