@@ -3,6 +3,7 @@
 No textual, no rich, no file I/O here: the app and the save files build on this.
 """
 
+from engine import area  # noqa: F401 (registers the commands on several targets)
 from engine.commands import Command, command_union
 from engine.core import apply, new_fight
 from engine.errors import RuleError

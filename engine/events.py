@@ -207,6 +207,34 @@ class Info(Event, tag="info"):
     who: str = ""
 
 
+class AreaRolled(Event, tag="area"):
+    """One roll for several targets (engine/area.py): the line before each target's own."""
+
+    amount: int  # the rolled (or given) total every target's share comes from
+    roll: DiceRoll | None = None
+    type: str = ""
+    heal: bool = False
+    label: str = ""  # what it is: "Fireball"
+    source: str = ""  # who made it (an id) and its name then
+    source_name: str = ""
+    names: tuple[str, ...] = ()  # the targets, in order
+    save: str = ""  # the save's name ("Dexterity"), when the targets save
+    dc: int | None = None
+    none_on_save: bool = False
+
+    def text(self) -> str:
+        what = self.label or ("Healing" if self.heal else "Damage")
+        by = f" by {self.source_name}" if self.source_name else ""
+        typ = f" {self.type}" if self.type and not self.heal else ""
+        rolled = f" [{self.roll.text()}]" if self.roll else ""
+        verb = "heals" if self.heal else "deals"
+        out = f"{what}{by} {verb} {self.amount}{typ}{rolled} to {', '.join(self.names)}"
+        if self.save:
+            dc = f" DC {self.dc}" if self.dc is not None else ""
+            out += f"; {self.save} save{dc}, {'none' if self.none_on_save else 'half'} on a success"
+        return out
+
+
 EVENT_TYPES: list[type[Event]] = [
     Added,
     Removed,
@@ -237,6 +265,7 @@ EVENT_TYPES: list[type[Event]] = [
     SettingChanged,
     FightEnded,
     Info,
+    AreaRolled,
 ]
 
 

@@ -19,8 +19,9 @@ and what); `engine.core.rolls_due` tells the app, by a dry run, which rolls a co
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from fractions import Fraction
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from msgspec.structs import replace
 
@@ -220,3 +221,77 @@ def take_damage(rs: Ruleset, c: Combatant, amount: int, pool: str = "") -> tuple
         if len(c.health) > 1 and take:
             parts.append(f"{take} to {key}")
     return replace(c, health=health), ", ".join(parts)
+
+
+# --- several targets at once, and what concentration keeps up (issue 14, items 7 and 8) ----------
+
+
+class AreaSave(NamedTuple):
+    """A ruleset's saving throw for an effect on several targets (engine/area.py): `name` turns the
+    save's key into its name for the log ("dex" -> "Dexterity"), refusing a key it does not know;
+    `roll(f, c, key, dc, given, total)` makes `c`'s save (the table's dice or total when given) and
+    returns whether it succeeded, the roll as the log shows it, and the fight (its dice moved on)."""
+
+    name: Callable[[str], str]
+    roll: Callable[[Fight, Combatant, str, int, tuple[int, ...] | None, int | None], tuple[bool, str, Fight]]
+
+
+# ruleset id -> its save for an area effect; a ruleset without one takes the GM's per-target call
+AREA_SAVES: dict[str, AreaSave] = {}
+# ruleset id -> (the condition a caster holds while keeping effects up, what the log calls it):
+# d20's ("Concentrating", "concentration")
+SUSTAINING: dict[str, tuple[str, str]] = {}
+
+
+def register_area_save(ruleset: str, save: AreaSave) -> None:
+    AREA_SAVES[ruleset] = save
+
+
+def register_sustaining(ruleset: str, condition: str, word: str) -> None:
+    SUSTAINING[ruleset] = (condition, word)
+
+
+class KeptUp(NamedTuple):
+    """A condition whose keeping-up ended: on `who`, named `name`, kept up by `caster`'s `through`."""
+
+    who: str
+    name: str
+    caster: str
+    through: str
+
+
+def kept_up_ended(before: Fight, after: Fight, events: Iterable[E.Event]) -> tuple[KeptUp, ...]:
+    """The conditions, still on their targets in `after`, that the command which turned `before`
+    into `after` (with `events`) left without what kept them up: the caster's sustaining condition
+    ended (a failed save, incapacitated, down, removed by hand, expired), was taken up anew (a new
+    concentration ends the old one), or the caster left the fight.
+
+    Cheap: only the events are looked at unless one of them ends or renews a condition, or removes a
+    combatant; the conditions kept up are then looked for in both states (a command does not scan
+    the history)."""
+    ended: set[tuple[str, str]] = set()
+    gone: set[str] = set()
+    for e in events:
+        if isinstance(e, E.ConditionEnded):
+            ended.add((e.who, e.condition.lower()))
+        elif isinstance(e, E.ConditionAdded):
+            c = before.find(e.who)
+            if c is not None and c.has(e.condition):
+                ended.add((e.who, e.condition.lower()))  # taken up anew: the old one is over
+        elif isinstance(e, E.Removed):
+            gone.add(e.who)
+    if not ended and not gone:
+        return ()
+    out: list[KeptUp] = []
+    for c in after.combatants:
+        for cond in c.conditions:
+            if not cond.through or not cond.source:
+                continue
+            if cond.source not in gone and (cond.source, cond.through.lower()) not in ended:
+                continue
+            was = before.find(c.id)
+            old = was.condition(cond.name) if was is not None else None
+            # only what was kept up before this command: one it added itself is kept up by the new one
+            if old is not None and old.source == cond.source and old.through == cond.through:
+                out.append(KeptUp(c.id, cond.name, cond.source, cond.through))
+    return tuple(out)

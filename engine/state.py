@@ -61,6 +61,9 @@ class Condition(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="
     note: str = ""
     dice: str = ""  # damage dice for conditions that hurt each turn (Burning: "1d4" unless said)
     dc: int = 0  # the save that ends it, where the source gives one (d20 Confused); 0 = not given
+    # the name of the `source` combatant's condition that keeps this one up (d20: "Concentrating"):
+    # when that ends, the app offers to end this too (engine.mechanics.kept_up_ended)
+    through: str = ""
 
 
 class Economy(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="economy"):

@@ -23,11 +23,14 @@ from engine.commands import Given
 from engine.dice import DiceRoll, first_d20, parse
 from engine.errors import RuleError
 from engine.mechanics import (
+    AreaSave,
     EffectRolled,
     GivenRolls,
     d20_at_least,
     deal_damage,
     effect_roll,
+    register_area_save,
+    register_sustaining,
     roll_or_given,
     sources,
 )
@@ -876,6 +879,33 @@ def roll_test(rs: D20, f: Fight, cmd: D20Test, ev: Events) -> Fight:
         f = put(f, remove_condition(c, cond.name))
         ev.append(E.ConditionEnded(c.id, c.name, cond.name, "saved"))
     return f
+
+
+def _area_save_name(key: str) -> str:
+    _check(key, tuple(ABILITIES), "A save's ability")
+    return ABILITIES[key]
+
+
+def _area_save(
+    f: Fight, c: Combatant, ability: str, dc: int, given: Given, total: int | None
+) -> tuple[bool, str, Fight]:
+    """One target's save against an effect on several (engine/area.py): as `d20_test` rolls a save,
+    from the sheet's bonus, Exhaustion and the conditions that give advantage or disadvantage (Dodging,
+    Restrained on Dexterity saves), or the table's d20 or total."""
+    bonus = save_bonus(c, ability) - exhaustion(c)
+    adv, dis = _test_sources(c, "save", ability)
+    mode = _mode_of(adv, dis, "")
+    r, rng = roll_or_given(_d20(bonus, mode), f.rng, given, total, f"{c.name}'s {ABILITIES[ability]} save")
+    if given is None and total is None:
+        f = replace(f, rng=rng)
+    why = _sources_text(adv, dis, mode, False)
+    shown = f"{ABILITIES[ability]} save {r.text()} vs DC {dc}" + (f" ({why})" if why else "")
+    return r.total >= dc, shown, f
+
+
+# an area effect's save for half, and the condition that keeps a caster's effects up
+register_area_save("d20", AreaSave(_area_save_name, _area_save))
+register_sustaining("d20", "Concentrating", "concentration")
 
 
 def end_concentration(f: Fight, cid: str, reason: str, ev: Events) -> Fight:

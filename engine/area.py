@@ -1,0 +1,263 @@
+"""Commands that act on several combatants at once, each one undo step (issue 14, items 7 and 8).
+
+- `area`: one roll of damage (or healing) for several targets, each target's share going through its
+  ruleset's own Damage (or Heal) command: resistances, temporary health, concentration saves due,
+  nine-phase channels broken, Warhammer's zero-Wounds reminders, exactly as if typed one by one. A
+  target may save for half (or none): d20 rolls each target's save from its sheet, or takes the
+  table's die or total; every ruleset takes the GM's per-target call (`saved`).
+- `condition_kept`: a condition that its caster's concentration (the ruleset's sustaining condition)
+  keeps up, so the app can offer to end it when the concentration ends (engine.mechanics.kept_up_ended).
+- `unconditions`: several conditions ended at once (what an ended concentration kept up).
+
+Decisions where the texts are silent are in docs/area.md.
+"""
+
+from __future__ import annotations
+
+import msgspec
+from msgspec.structs import replace
+
+from engine import commands as C
+from engine import events as E
+from engine.commands import Given
+from engine.core import apply, clean_name, register_generic
+from engine.errors import RuleError
+from engine.mechanics import AREA_SAVES, SUSTAINING, amount_or_roll
+from engine.ruleset import Events, Ruleset, remove_condition
+from engine.state import Duration, Fight, put
+
+MAX_DC = 100
+
+
+class AreaTarget(
+    msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="area_target", forbid_unknown_fields=True
+):
+    """One target of an `area` command.
+
+    With a save named (d20), its save is rolled from its sheet unless `given` (the natural d20, two
+    with advantage or disadvantage) or `total` (the total called out) is set, or `saved` is the GM's
+    call. Without a save (any ruleset), `saved` true is the GM's call that it takes half (none with
+    `none_on_save`); left out, it takes the whole amount.
+    """
+
+    who: str
+    given: Given = None
+    total: int | None = None
+    saved: bool | None = None
+
+
+@C.register_command
+class AreaEffect(C.Command, tag="area"):
+    """Damage or heal several combatants with one roll (a fireball, a nine-phase channel's blast).
+
+    `amount` or `dice` (+ `given`: the table's dice) is rolled once. `save`: the ability the targets
+    save with (d20: str, dex, con, int, wis, cha), against `dc`; a target that saves takes half
+    (rounded down), or nothing with `none_on_save`. Each share then meets the target's own
+    resistances. `source`: who made it (for the log and the damage's source).
+    """
+
+    targets: tuple[AreaTarget, ...] = ()  # none is refused with a message, not a decode error
+    amount: int | None = None
+    dice: str = ""
+    given: Given = None
+    type: str = ""
+    heal: bool = False
+    pool: str = ""
+    label: str = ""
+    source: str = ""
+    save: str = ""
+    dc: int | None = None
+    none_on_save: bool = False
+
+
+@C.register_command
+class KeptCondition(C.Command, tag="condition_kept"):
+    """A condition on `who` that `source`'s `through` condition keeps up (empty: the ruleset's
+    concentration, d20's Concentrating). The other fields are AddCondition's."""
+
+    who: str
+    name: str
+    source: str
+    through: str = ""
+    duration: Duration = Duration()
+    level: int = 1
+    dice: str = ""
+    note: str = ""
+    dc: int = 0
+
+
+@C.register_command
+class RemoveConditions(C.Command, tag="unconditions"):
+    """End several conditions at once, each `[who, name]`: what an ended concentration kept up.
+    `reason` is the log's why ("Mage's concentration ended"); empty: removed."""
+
+    conditions: tuple[tuple[str, str], ...] = ()
+    reason: str = ""
+
+
+# --- area -------------------------------------------------------------------------------------
+
+
+def _check_targets(f: Fight, targets: tuple[AreaTarget, ...]) -> None:
+    if not targets:
+        raise RuleError("Choose at least one target.")
+    seen: set[str] = set()
+    for t in targets:
+        c = f.get(t.who)
+        if t.who in seen:
+            raise RuleError(f"{c.name} is a target twice: each target takes its share once.")
+        seen.add(t.who)
+        if t.given is not None and t.total is not None:
+            raise RuleError(f"{c.name}'s save: give the dice or the total, not both.")
+        if t.saved is not None and (t.given is not None or t.total is not None):
+            raise RuleError(f"{c.name}'s save: give its roll or the GM's call, not both.")
+
+
+def _save_name(rs: Ruleset, f: Fight, cmd: AreaEffect) -> str:
+    """The save's name for the log ("" without one), after refusing what cannot be."""
+    key = cmd.save.strip().lower()
+    if cmd.heal:
+        if key or cmd.dc is not None or cmd.none_on_save or cmd.type:
+            raise RuleError("Healing has no save and no damage type: leave them out.")
+        if any(t.saved is not None or t.given is not None or t.total is not None for t in cmd.targets):
+            raise RuleError("Healing has no save: every target heals the whole amount.")
+        return ""
+    if not key:
+        if cmd.dc is not None:
+            raise RuleError("A DC goes with a save: name the save, or leave the DC out.")
+        for t in cmd.targets:
+            if t.given is not None or t.total is not None:
+                raise RuleError(f"There is no save to roll for {f.get(t.who).name}: name the save first.")
+        return ""
+    saver = AREA_SAVES.get(f.ruleset)
+    if saver is None:
+        raise RuleError(f"{rs.title} has no save for several targets: mark the ones that take half instead.")
+    name = saver.name(key)
+    if cmd.dc is None:
+        raise RuleError(f"Give the DC of the {name} save.")
+    if not 1 <= cmd.dc <= MAX_DC:
+        raise RuleError(f"A DC is between 1 and {MAX_DC}, not {cmd.dc}.")
+    return name
+
+
+def _with_detail(events: tuple[E.Event, ...], who: str, note: str) -> list[E.Event]:
+    """The target's own damage line, headed by how its save went."""
+    out = list(events)
+    if not note:
+        return out
+    for i, e in enumerate(out):
+        if isinstance(e, E.Damaged) and e.who == who:
+            out[i] = replace(e, detail=note + (f"; {e.detail}" if e.detail else ""))
+            break
+    return out
+
+
+def _area(rs: Ruleset, f: Fight, cmd: AreaEffect, ev: Events) -> Fight:
+    _check_targets(f, cmd.targets)
+    source = f.get(cmd.source) if cmd.source else None
+    save = _save_name(rs, f, cmd)
+    key = cmd.save.strip().lower()
+    what = "healing" if cmd.heal else "damage"
+    amount, r, f = amount_or_roll(f, cmd.amount, cmd.dice, cmd.given, what)
+    names = tuple(f.get(t.who).name for t in cmd.targets)
+    ev.append(
+        E.AreaRolled(
+            amount, r, cmd.type, cmd.heal, cmd.label, cmd.source, source.name if source else "",
+            names, save, cmd.dc, cmd.none_on_save,
+        )
+    )
+    for t in cmd.targets:
+        c = f.get(t.who)
+        saved = t.saved
+        note = ""
+        if save and saved is None:
+            assert cmd.dc is not None  # _save_name refused a save without one
+            saved, shown, f = AREA_SAVES[f.ruleset].roll(f, c, key, cmd.dc, t.given, t.total)
+            note = f"{shown}: {'saved' if saved else 'failed'}"
+        elif saved is not None:
+            note = "saved (the GM's call)" if saved else "failed its save (the GM's call)"
+        if saved is not None:
+            f = rs.save_made(f, c, ev)  # a save made (nine-phase: it interrupts a channel)
+        share = amount
+        if saved:
+            share = 0 if cmd.none_on_save else amount // 2
+            note += ", none" if cmd.none_on_save else f", half of {amount}"
+        sub: C.Command
+        if cmd.heal:
+            sub = C.Heal(c.id, share, pool=cmd.pool)
+        else:
+            sub = C.Damage(c.id, share, type=cmd.type, pool=cmd.pool, source=cmd.source)
+        # the ruleset's own Damage (or Heal) command, as if the GM had typed it for this target
+        f, sub_events = apply(f, sub)
+        ev.extend(_with_detail(sub_events, c.id, note))
+    return f
+
+
+# --- what concentration keeps up ----------------------------------------------------------------
+
+
+def sustaining(ruleset: str) -> str:
+    """The condition a caster holds while keeping effects up in this ruleset ("" = none)."""
+    return SUSTAINING.get(ruleset, ("", ""))[0]
+
+
+def sustained_by(ruleset: str, caster: str, through: str) -> str:
+    """How the log says what keeps a condition up: "Mage's concentration", or "Mage's Rage"."""
+    name, word = SUSTAINING.get(ruleset, ("", ""))
+    return f"{caster}'s {word if word and through.lower() == name.lower() else through}"
+
+
+def _kept(rs: Ruleset, f: Fight, cmd: KeptCondition, ev: Events) -> Fight:
+    if not cmd.source:
+        raise RuleError("Name the caster whose concentration keeps the condition up.")
+    caster = f.get(cmd.source)
+    through = cmd.through.strip() or sustaining(f.ruleset)
+    if not through:
+        raise RuleError(f"{rs.title} has no concentration: name {caster.name}'s condition that keeps it up.")
+    held = caster.condition(through)
+    if held is None:
+        raise RuleError(f"{caster.name} is not {through}: nothing keeps the condition up.")
+    if cmd.who == caster.id and clean_name(cmd.name, "condition name").lower() == held.name.lower():
+        raise RuleError(f"{held.name} cannot keep itself up.")
+    add = C.AddCondition(
+        cmd.who, cmd.name, cmd.duration, cmd.level, caster.id, cmd.dice, cmd.note, cmd.dc
+    )
+    f, events = apply(f, add)
+    out = list(events)
+    added = next((e for e in out if isinstance(e, E.ConditionAdded) and e.who == cmd.who), None)
+    target = f.get(cmd.who)
+    cond = target.condition(added.condition) if added is not None else None
+    if added is not None and cond is not None:
+        kept = replace(cond, through=held.name)
+        f = put(f, replace(target, conditions=tuple(kept if x is cond else x for x in target.conditions)))
+        i = out.index(added)
+        why = f"kept up by {sustained_by(f.ruleset, caster.name, held.name)}"
+        out[i] = replace(added, detail=f"{added.detail}, {why}" if added.detail else why)
+    ev.extend(out)
+    return f
+
+
+def _remove_many(rs: Ruleset, f: Fight, cmd: RemoveConditions, ev: Events) -> Fight:
+    if not cmd.conditions:
+        raise RuleError("Name at least one condition to end.")
+    seen: set[tuple[str, str]] = set()
+    reason = cmd.reason.strip() or "removed"
+    for who, name in cmd.conditions:
+        c = f.get(who)
+        cond = c.condition(name)
+        if cond is None:
+            raise RuleError(f"{c.name} is not {name} any more.")
+        key = (who, cond.name.lower())
+        if key in seen:
+            raise RuleError(f"{c.name}'s {cond.name} is named twice.")
+        seen.add(key)
+        # as the Remove condition command does, with the reason in the log
+        f = put(f, remove_condition(c, cond.name))
+        ev.append(E.ConditionEnded(c.id, c.name, cond.name, reason))
+        f = rs.condition_removed(f, f.get(c.id), cond, ev)
+    return f
+
+
+register_generic(AreaEffect, _area)
+register_generic(KeptCondition, _kept)
+register_generic(RemoveConditions, _remove_many)
