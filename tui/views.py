@@ -26,6 +26,8 @@ ROLES = (
     "group",
     "group-current",
     "current",
+    "current-mark",
+    "current-row",
     "done",
     "down",
     "party",
@@ -41,6 +43,11 @@ ROLES = (
     "react",
     "channel",
     "pip",
+    "hp-hurt",
+    "hp-bloodied",
+    "hp-critical",
+    "hp-dying",
+    "hp-down",
 )
 
 Styles = Mapping[str, Style]
@@ -50,10 +57,12 @@ PLAIN: Styles = {r: Style() for r in ROLES}
 
 @dataclass(slots=True)
 class Row:
-    """One tracker line: a combatant (selectable) or a heading (cid None)."""
+    """One tracker line: a combatant (selectable) or a heading (cid None). `fill`: the style the
+    line's background is carried in to the pane's edge (the current turn's row is tinted across)."""
 
     cid: str | None
     text: Text
+    fill: Style | None = None
 
 
 @dataclass(slots=True)
@@ -62,6 +71,92 @@ class Column:
     width: int  # 0 = takes what is left (the name)
     cell: Callable[[Fight, Combatant, Styles], Text]
     right: bool = False
+
+
+# --- health at a glance ------------------------------------------------------------------------
+# The band of the first health pool, told by colour (a role per band) and, for a GM on a theme or
+# terminal without colour, by a mark after the numbers: half or less "½", a quarter or less "¼".
+# At 0 the ruleset's slice says what it means (ZeroBand): a PC at Death's Door is still in the
+# fight and must not look like a dead goblin.
+
+
+@dataclass(frozen=True, slots=True)
+class ZeroBand:
+    """What 0 on the health pool means for one combatant: its role, its word and a one-cell mark
+    for a narrow column, and whether the combatant is out of the fight (its row struck through)."""
+
+    role: str
+    word: str
+    mark: str
+    out: bool
+
+
+DYING = ZeroBand("hp-dying", "dying", "✚", out=False)
+DOWN = ZeroBand("hp-down", "down", "✗", out=True)
+
+
+def zero_band(c: Combatant) -> ZeroBand:
+    """Every ruleset's reading unless its slice has its own: a PC (not a companion, which drops) is
+    at Death's Door; anyone else at 0 is down."""
+    return DYING if c.kind == "pc" and not c.owner else DOWN
+
+
+ZeroFn = Callable[[Combatant], ZeroBand]
+
+
+def health_band(p: Pool) -> str:
+    """unhurt, hurt, bloodied (half or less), critical (a quarter or less) or zero."""
+    if p.current <= 0:
+        return "zero"
+    if p.current * 4 <= p.max:
+        return "critical"
+    if p.current * 2 <= p.max:
+        return "bloodied"
+    return "hurt" if p.current < p.max else "unhurt"
+
+
+_BAND = {
+    "unhurt": ("good", ""),
+    "hurt": ("hp-hurt", ""),
+    "bloodied": ("hp-bloodied", "½"),
+    "critical": ("hp-critical", "¼"),
+}
+
+
+def is_out(c: Combatant, zero: ZeroFn = zero_band) -> bool:
+    """Down and out of the fight (its row struck through), as the slice reads 0 health."""
+    return c.down and zero(c).out
+
+
+def health_text(p: Pool | None, c: Combatant, st: Styles, width: int = 0, zero: ZeroFn = zero_band) -> Text:
+    """The health cell: the numbers in the band's colour and the band's mark, the longest form that
+    fits `width` (0 = any): "0/34 dying", else "0/34 ✚", else "0/34✚", else "0 ✚" (the mark is never
+    the part cut off: it is what the glance is for)."""
+    if p is None:
+        return span("—", st["dim"])
+    band = health_band(p)
+    tags: tuple[str, ...]
+    if band == "zero":
+        z = zero(c)
+        role, tags = z.role, (z.word, z.mark)
+    else:
+        role, mark = _BAND[band]
+        tags = (mark,) if mark else ()
+    nums = f"{p.current}/{p.max}"
+    temp = f"+{p.temp}" if p.temp else ""
+    forms = [(nums, temp, "")]
+    if tags:
+        mark = tags[-1]
+        # longest first; what gives way, in turn: the word, the space, the temporary points, the max
+        forms = [(nums, temp, " " + t) for t in tags]
+        forms += [(nums, temp, mark), (nums, "", " " + mark), (nums, "", mark), (str(p.current), "", " " + mark)]
+    n, tp, tag = next((x for x in forms if not width or sum(len(y) for y in x) <= width), forms[-1])
+    t = span(n, st[role])
+    if tp:
+        t.append(tp, style=st["pip"])
+    if tag:
+        t.append(tag, style=st[role])
+    return t
 
 
 # --- cells shared by every ruleset -------------------------------------------------------------
@@ -82,9 +177,10 @@ def pool_text(p: Pool | None, st: Styles) -> Text:
     return t
 
 
-def name_text(c: Combatant, st: Styles, width: int = 0) -> Text:
+def name_text(c: Combatant, st: Styles, width: int = 0, zero: ZeroFn = zero_band) -> Text:
     """The name as the tracker shows it; `width` (0 = any): a longer name is cut from the middle,
-    keeping the copy's number, so "Hobgoblin Devastator Archer 1" and "... 2" stay apart."""
+    keeping the copy's number, so "Hobgoblin Devastator Archer 1" and "... 2" stay apart. Struck
+    through when down and out (`zero` says; a PC at Death's Door is not)."""
     t = literal(c.name, st[c.side] if c.side in st else Style())
     suffix = " (hidden)" if HIDDEN in c.flags else ""
     if width and t.cell_len + len(suffix) > width:
@@ -93,7 +189,7 @@ def name_text(c: Combatant, st: Styles, width: int = 0) -> Text:
         t = shorten_middle(t, width - len(suffix))
     if c.kind == "pc":
         t.stylize("bold")
-    if c.down:
+    if is_out(c, zero):
         t.stylize(st["down"])
     if HIDDEN in c.flags:  # kept off the players' view (tui/view.py): the GM sees it, marked
         t.stylize("italic")
@@ -155,7 +251,8 @@ def init_cell(f: Fight, c: Combatant, st: Styles) -> Text:
 
 
 def health_cell(f: Fight, c: Combatant, st: Styles) -> Text:
-    return pool_text(c.health[0] if c.health else None, st)
+    """The first health pool with its band (the row builder gives it its column's width)."""
+    return health_text(c.health[0] if c.health else None, c, st)
 
 
 def resource_cell(key: str) -> Callable[[Fight, Combatant, Styles], Text]:
@@ -197,7 +294,9 @@ def economy_cell(f: Fight, c: Combatant, st: Styles) -> Text:
 
 def _marker(f: Fight, c: Combatant, actors: frozenset[str], st: Styles) -> Text:
     if f.current == c.id:
-        return span("▶ ", st["current"])
+        # a block in the selection's own colours (current-mark): as plain as the cursor in every
+        # theme, and the ▶ says it without colour
+        return span("▶ ", st["current-mark"])
     if c.id in actors:
         return span("• ", st["current"])
     if c.economy.done and f.started and not f.ended:
@@ -240,12 +339,19 @@ def combatant_row(
     actors: frozenset[str],
     st: Styles,
     extra: Text | None = None,
+    zero: ZeroFn = zero_band,
 ) -> Row:
     t = _marker(f, c, actors, st)
     for col in columns:
         w = col.width or name_w
-        # the name is cut from the middle (the copy's number kept), every other cell at its end
-        cell = name_text(c, st, w) if col.cell is name_cell else col.cell(f, c, st)
+        # the name is cut from the middle (the copy's number kept), the health cell keeps its band's
+        # mark, every other cell is cut at its end
+        if col.cell is name_cell:
+            cell = name_text(c, st, w, zero)
+        elif col.cell is health_cell:
+            cell = health_text(c.health[0] if c.health else None, c, st, w, zero)
+        else:
+            cell = col.cell(f, c, st)
         if col.right and cell.cell_len < w:
             cell.pad_left(w - cell.cell_len)
         t.append_text(fit(cell, w))
@@ -255,8 +361,10 @@ def combatant_row(
     if badge_w:
         t.append_text(badges(c, st, badge_w))
     if c.id == f.current:
-        t.stylize(st["current"], 0, 2)
-    elif c.down:
+        # the whole row tinted under its own colours, to the pane's edge (Row.fill)
+        t.stylize_before(st["current-row"])
+        return Row(c.id, t, st["current-row"])
+    if is_out(c, zero):
         t.stylize(st["down"])
     return Row(c.id, t)
 
@@ -300,14 +408,22 @@ def cached_row(
     return row
 
 
-def list_rows(f: Fight, rs: Ruleset, cols: list[Column], width: int, st: Styles) -> list[Row]:
+def list_rows(
+    f: Fight, rs: Ruleset, cols: list[Column], width: int, st: Styles, zero: ZeroFn = zero_band
+) -> list[Row]:
     name_w, badge_w = layout(cols, width)
     actors = frozenset(rs.actors(f)) if f.started and not f.ended else frozenset()
     out = [Row(None, header_row(cols, name_w, badge_w, st))]
     for c in ordered(f):
         out.append(
             cached_row(
-                f, c, st, width, actors, None, lambda c=c: combatant_row(f, c, cols, name_w, badge_w, actors, st)
+                f,
+                c,
+                st,
+                width,
+                actors,
+                None,
+                lambda c=c: combatant_row(f, c, cols, name_w, badge_w, actors, st, None, zero),
             )
         )
     return out

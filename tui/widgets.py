@@ -9,12 +9,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable, Sequence
 
+from rich.color import Color
 from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
+from textual.color import Color as TColor
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
@@ -32,6 +34,8 @@ ROLE_CSS = """
     & > .role--group { color: $text-muted; }
     & > .role--group-current { color: $accent; text-style: bold; }
     & > .role--current { color: $accent; text-style: bold; }
+    & > .role--current-mark { background: $block-cursor-background; color: $block-cursor-foreground; text-style: bold; }
+    & > .role--current-row { background: $block-cursor-background 18%; }
     & > .role--done { color: $text-muted; }
     & > .role--down { color: $text-disabled; text-style: strike; }
     & > .role--party { color: $success; }
@@ -47,7 +51,22 @@ ROLE_CSS = """
     & > .role--react { color: $secondary; text-style: bold; }
     & > .role--channel { color: $accent; text-style: italic; }
     & > .role--pip { color: $primary; }
+    & > .role--hp-hurt { color: $warning; }
+    & > .role--hp-bloodied { color: $error; }
+    & > .role--hp-critical { color: $error; text-style: bold reverse; }
+    & > .role--hp-dying { color: $secondary; text-style: bold reverse; }
+    & > .role--hp-down { color: $text-disabled; }
 """
+
+# A theme may give the health bands colours of its own (themes/*.toml, [variables]): Textual's themes
+# have no such variables and take the defaults above, so CSS cannot name them (an unknown variable is a
+# parse error); RoleStyles lays them over the CSS colours instead.
+THEME_COLOURS = {
+    "hp-hurt": "health-hurt",
+    "hp-bloodied": "health-bloodied",
+    "hp-critical": "health-critical",
+    "hp-dying": "health-dying",
+}
 
 ROLE_CLASSES = {f"role--{r}" for r in ROLES}
 log = logging.getLogger("fracas.tui")
@@ -76,18 +95,38 @@ def _role_style(widget: Widget, name: str) -> Style:
         strike=part.strike,
         underline=part.underline,
         dim=part.dim,
+        reverse=part.reverse,
     )
 
 
+def _theme_colour(widget: Widget, variable: str) -> Color | None:
+    """The current theme's own colour for `variable`, blended over the pane's background; None when
+    the theme has none, or one that is not a colour (a hand-edited theme file is not trusted)."""
+    value = widget.app.current_theme.variables.get(variable)
+    if not isinstance(value, str):
+        return None
+    try:
+        colour = TColor.parse(value)
+    except Exception:  # any text that is not a colour: keep the default
+        return None
+    return (widget.background_colors[1] + colour).rich_color
+
+
 class RoleStyles:
-    """Rich styles for the roles, read from the widget's component classes (so they follow the theme)."""
+    """Rich styles for the roles, read from the widget's component classes (so they follow the theme),
+    with the health bands' colours of the theme when it has them (THEME_COLOURS)."""
 
     def __init__(self) -> None:
         self._cache: dict[str, Style] | None = None
 
     def get(self, widget: Widget) -> Styles:
         if self._cache is None:
-            self._cache = {r: _role_style(widget, f"role--{r}") for r in ROLES}
+            cache = {r: _role_style(widget, f"role--{r}") for r in ROLES}
+            for role, variable in THEME_COLOURS.items():
+                colour = _theme_colour(widget, variable)
+                if colour is not None:
+                    cache[role] = cache[role] + Style(color=colour)
+            self._cache = cache
         return self._cache
 
     def clear(self) -> None:
@@ -292,13 +331,17 @@ class Tracker(ScrollView, can_focus=True):
         key = (index, selected)
         strip = self._strips.get(key)
         if strip is None:
-            text = self._rows[index].text
+            row = self._rows[index]
+            text = row.text
+            fill = base
             if selected:
                 text = text.copy()
                 text.pad_right(max(0, width - text.cell_len))
                 text.stylize(self.get_component_rich_style("tracker--cursor"))
+            elif row.fill is not None:
+                fill = base + row.fill  # the current turn's tint runs to the pane's edge
             strip = strip_of(text, self.app.console)
-            strip = strip.crop_extend(0, width, base).apply_style(base)
+            strip = strip.crop_extend(0, width, fill).apply_style(base)
             if len(self._strips) > 2000:
                 self._strips.clear()
             self._strips[key] = strip

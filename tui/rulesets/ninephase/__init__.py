@@ -19,6 +19,7 @@ from tui.views import (
     combatant_row,
     economy_cell,
     header_row,
+    health_cell,
     layout,
     name_cell,
     phase_word,
@@ -156,7 +157,7 @@ class NinePhaseUI(RulesetUI):
     def tracker_rows(self, f: Fight, rs: Ruleset, width: int, st: Styles) -> list[Row]:
         cols = [
             Column("Name", 0, name_cell),
-            Column("HP", 7, lambda f, c, st: pool_text(c.pool("hp"), st)),
+            Column("HP", 7, health_cell),  # Hit Points come first: the band is theirs
             Column("Grit", 7, lambda f, c, st: pool_text(c.pool("grit"), st)),
             Column("Acts", 7, economy_cell),
         ]

@@ -4,18 +4,45 @@ dialogs are in tui/rulesets/warhammer/dialogs.py."""
 from __future__ import annotations
 
 from engine import get_ruleset
+from engine.rules.warhammer.combat import resolute, tier
 from engine.ruleset import Ruleset
 from engine.state import Combatant, Fight
 from tui.rulesets.base import Action, RulesetUI, register
-from tui.views import Column, Row, Styles, economy_cell, health_cell, init_cell, list_rows, name_cell, resource_cell
+from tui.views import (
+    DOWN,
+    Column,
+    Row,
+    Styles,
+    ZeroBand,
+    economy_cell,
+    health_cell,
+    init_cell,
+    list_rows,
+    name_cell,
+    resource_cell,
+)
 
 DIALOGS = "tui.rulesets.warhammer.dialogs"
+
+FIGHTS_ON = ZeroBand("hp-dying", "fights", "!", out=False)
+TESTS = ZeroBand("hp-dying", "test", "?", out=False)
+
+
+def zero_wounds(c: Combatant) -> ZeroBand:
+    """At 0 Wounds, as the engine reads it (engine/rules/warhammer/combat.py zero_wounds_state): one
+    with Resolve (every PC) or a passed Willpower test fights on, a champion not yet tested is
+    waiting on its test; the rest have collapsed or stopped fighting."""
+    if resolute(c) or c.has("Fighting on"):
+        return FIGHTS_ON
+    if tier(c) == "champion" and not c.has("Stopped fighting"):
+        return TESTS
+    return DOWN
 
 
 COLUMNS = [
     Column("SL", 4, init_cell, right=True),
     Column("Name", 0, name_cell),
-    Column("Wounds", 8, health_cell),
+    Column("Wounds", 11, health_cell),  # room for "0/12 fights": a PC on at 0 Wounds
     Column("Acts", 9, economy_cell),
     Column("Fort", 5, resource_cell("fortune")),
 ]
@@ -82,7 +109,7 @@ class WarhammerUI(RulesetUI):
         return super().check(action, f, c)
 
     def tracker_rows(self, f: Fight, rs: Ruleset, width: int, st: Styles) -> list[Row]:
-        return list_rows(f, rs, COLUMNS, width, st)
+        return list_rows(f, rs, COLUMNS, width, st, zero=zero_wounds)
 
 
 register(WarhammerUI())
