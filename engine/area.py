@@ -241,16 +241,17 @@ def _remove_many(rs: Ruleset, f: Fight, cmd: RemoveConditions, ev: Events) -> Fi
     if not cmd.conditions:
         raise RuleError("Name at least one condition to end.")
     seen: set[tuple[str, str]] = set()
+    for who, name in cmd.conditions:
+        c = f.get(who)
+        if (who, name.lower()) in seen:
+            raise RuleError(f"{c.name}'s {name} is named twice.")
+        seen.add((who, name.lower()))
     reason = cmd.reason.strip() or "removed"
     for who, name in cmd.conditions:
         c = f.get(who)
         cond = c.condition(name)
         if cond is None:
             raise RuleError(f"{c.name} is not {name} any more.")
-        key = (who, cond.name.lower())
-        if key in seen:
-            raise RuleError(f"{c.name}'s {cond.name} is named twice.")
-        seen.add(key)
         # as the Remove condition command does, with the reason in the log
         f = put(f, remove_condition(c, cond.name))
         ev.append(E.ConditionEnded(c.id, c.name, cond.name, reason))
