@@ -4,12 +4,20 @@ The foes come from the starter bestiary (`{"cmd":"add","from":"Bandit","count":3
 saves/script_lines.py against the bundled entries only, never the user's library, so every demo is
 the same everywhere), each with its statblock and attacks. A demo is always played on a fresh copy,
 so the bundled files are never written to.
+
+The copies do not pile up: each ruleset has one, `demos/demo-<id>.fracas` in the data folder, and
+starting that demo again replaces it (`start_demo`); a copy the GM wants to keep is renamed, which
+makes it one of their fights. The copies earlier versions left in the data folder itself (one per
+start, `demo-<id>-YYYYMMDD-HHMMSS.fracas`) go to the trash when that ruleset's demo next starts.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 from importlib import resources
 from importlib.resources.abc import Traversable
+from pathlib import Path
 
 import msgspec
 
@@ -19,14 +27,11 @@ from engine.commands import Command
 from engine.history import History
 from engine.rules import REGISTRY
 from engine.state import Fight
-from saves import script_lines
+from saves import journal, script_lines, store
+from saves.errors import LockedError, SaveError
+from saves.session import Session
 
-NAMES = {
-    "d20": "Ambush on the Old Road",
-    "cosmere": "Skirmish on the Shattered Plains",
-    "ninephase": "The Orc Ford",
-    "warhammer": "Troll Bridge",
-}
+NAMES = store.DEMO_NAMES
 
 
 def _demo_file(rules: str) -> Traversable:
@@ -68,3 +73,50 @@ def demo_commands(rules: str) -> list[Command]:
 
 def demo_fight(rules: str, seed: int = 7) -> Fight:
     return demo_history(rules, seed).state
+
+
+def demo_path(rules: str, directory: Path | None = None) -> Path:
+    """Where the one copy of a ruleset's demo lives: `directory` (fracas demo --dir) or the data
+    folder's demos/."""
+    folder = directory if directory is not None else store.default_dir() / store.DEMO_DIR
+    return folder / f"demo-{rules}.fracas"
+
+
+def start_demo(rules: str, seed: int, directory: Path | None = None) -> tuple[Session, list[str]]:
+    """A fresh copy of the demo, set up (one durable write: undo goes back to the fight as it was
+    set up), replacing the ruleset's previous copy. Returns the session and what the GM should be
+    told (older copies tidied into the trash). A previous copy open in another Fracas is left alone
+    and refused in one line."""
+    fight = demo_history(rules, seed).state  # an unknown ruleset is refused before any file is touched
+    path = demo_path(rules, directory)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SaveError(path.parent, f"cannot make the folder for the demo copies: {exc.strerror or exc}") from None
+    if path.exists() or path.is_symlink():
+        try:
+            with store.held(path):
+                # the copy is the demo's, not a fight of the GM's (renaming keeps one): it goes
+                for old in [path, *store.companions(path)]:
+                    os.unlink(old)
+        except LockedError:
+            raise SaveError(
+                path, f"the {rules} demo copy is open in another running Fracas; play it there, or close it first"
+            ) from None
+        except OSError as exc:
+            raise SaveError(path, f"cannot replace the previous demo copy: {exc.strerror or exc}") from None
+        with contextlib.suppress(OSError):
+            journal.fsync_dir(path.parent)
+    session = Session.create(path, fight)
+    notes: list[str] = []
+    if directory is None:
+        moved = 0
+        for info in store.list_demos():
+            if info.demo == "older" and info.path.name.startswith(f"demo-{rules}-"):
+                with contextlib.suppress(SaveError):  # one open elsewhere stays, and is listed
+                    store.trash(info.path)
+                    moved += 1
+        if moved:
+            where = store.default_dir() / store.TRASH_DIR
+            notes.append(f"{moved} older copies of this demo moved to the trash ({where}).")
+    return session, notes
