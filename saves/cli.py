@@ -1,7 +1,9 @@
-"""`fracas list`, `fracas check` and `fracas export` (wired into the `fracas` command by tui/cli.py).
+"""`fracas list`, `check`, `export`, `rename`, `delete` and `restore` (wired into the `fracas`
+command by tui/cli.py).
 
-Each takes the parsed arguments and returns the exit code. Errors are one line on stderr, never a
-traceback: 0 all good, 1 a problem with a file, 2 a problem with the arguments.
+Each takes the parsed arguments and returns the exit code. A save is named by its path or by a name
+`fracas list` prints (its file name or its fight's name, saves/store.py `find_save`). Errors are one
+line on stderr, never a traceback: 0 all good, 1 a problem with a file, 2 a problem with the arguments.
 """
 
 from __future__ import annotations
@@ -10,10 +12,15 @@ import argparse
 import datetime as dt
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from engine import RuleError
 from saves import format as fmt
 from saves.errors import LockedError, SaveError
 from saves.export import export_json, export_markdown, printable
+
+if TYPE_CHECKING:
+    from saves.store import SaveInfo
 
 
 def _err(message: str) -> None:
@@ -30,24 +37,25 @@ def _out(text: str) -> None:
         pass
 
 
-def cmd_list(args: argparse.Namespace) -> int:
-    from saves.store import default_dir, list_saves
+def _folder(args: argparse.Namespace) -> Path | None:
+    """The saves folder: --dir (which must exist) or the data folder; None after saying why not."""
+    from saves.store import default_dir
 
     folder: Path | None = getattr(args, "dir", None)
     try:
         if folder is None:
-            folder = default_dir()
-        elif not folder.is_dir():
-            _err(f"{folder}: no such folder")
-            return 2
+            return default_dir()
     except SaveError as exc:
         _err(str(exc))
-        return 1
-    infos = list_saves(folder)
-    if not infos:
-        _out(f"No saved fights in {printable(str(folder))}.\n")
-        return 0
-    rows = [("Last played", "Rules", "Round", "Fight", "File")]
+        return None
+    if not folder.is_dir():
+        _err(f"{folder}: no such folder")
+        return None
+    return folder
+
+
+def _rows(infos: list[SaveInfo]) -> list[tuple[str, ...]]:
+    rows: list[tuple[str, ...]] = []
     for i in infos:
         when = dt.datetime.fromtimestamp(i.played).strftime("%Y-%m-%d %H:%M") if i.played else "?"
         if i.error:
@@ -56,12 +64,142 @@ def cmd_list(args: argparse.Namespace) -> int:
         where = (str(i.round) if i.started else "-") if i.known else "?"
         if i.ended:
             where += " (ended)"
-        name = i.name + (f"  [{i.notice}]" if i.notice else "")
+        name = i.name + (f"  [{i.notice}]" if i.notice else "") + ("  (older copy)" if i.demo == "older" else "")
         rows.append((when, i.ruleset, where, name, i.path.name))
-    rows = [tuple(printable(c) for c in r) for r in rows]
-    widths = [max(len(r[k]) for r in rows) for k in range(4)]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(r[:4], widths, strict=True)) + "  " + r[4] for r in rows]
-    _out("\n".join(line.rstrip() for line in lines) + f"\n\n{len(infos)} in {printable(str(folder))}\n")
+    return [tuple(printable(c) for c in r) for r in rows]
+
+
+def _table(sections: list[list[tuple[str, ...]]]) -> list[list[str]]:
+    """The sections' rows as aligned lines, one set of column widths for all of them."""
+    every = [r for rows in sections for r in rows]
+    widths = [max(len(r[k]) for r in every) for k in range(4)]
+    return [
+        [("  ".join(c.ljust(w) for c, w in zip(r[:4], widths, strict=True)) + "  " + r[4]).rstrip() for r in rows]
+        for rows in sections
+    ]
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    """The GM's fights, newest first; the demo copies apart, below them; how many are in the trash."""
+    from saves.store import TRASH_DIR, list_demos, list_saves, list_trash
+
+    folder = _folder(args)
+    if folder is None:
+        return 1 if getattr(args, "dir", None) is None else 2
+    where = printable(str(folder))
+    if getattr(args, "trash", False):
+        binned = list_trash(folder)
+        if not binned:
+            _out(f"The trash is empty ({printable(str(folder / TRASH_DIR))}).\n")
+            return 0
+        head = [("Last played", "Rules", "Round", "Fight", "File")]
+        lines = _table([head + _rows(binned)])[0]
+        _out("\n".join(lines) + f"\n\n{len(binned)} in the trash, {printable(str(folder / TRASH_DIR))}"
+             " (fracas restore NAME puts one back)\n")
+        return 0
+    infos, demos, binned = list_saves(folder), list_demos(folder), list_trash(folder)
+    head = [("Last played", "Rules", "Round", "Fight", "File")]
+    sections = [head + _rows(infos)] + ([_rows(demos)] if demos else [])
+    lines = _table(sections)
+    text = "\n".join(lines[0]) + "\n" if infos else f"No saved fights in {where}.\n"
+    if demos:
+        text += "\nDemo copies (one per ruleset, replaced when that demo starts again; rename one to keep it):\n"
+        text += "\n".join(lines[1]) + "\n"
+    counts = [f"{len(infos)} in {where}"] if infos else []
+    if demos:
+        copies = "copy" if len(demos) == 1 else "copies"
+        counts.append(f"{len(demos)} demo {copies}")
+    if binned:
+        counts.append(f"{len(binned)} in the trash (fracas list --trash)")
+    if counts:
+        text += "\n" + " · ".join(counts) + "\n"
+    _out(text)
+    return 0
+
+
+def _named(args: argparse.Namespace, attr: str = "file") -> Path | None:
+    """The save an argument names: a path, or a name `fracas list` prints; None after saying why."""
+    from saves.store import find_save
+
+    folder: Path | None = getattr(args, "dir", None)
+    try:
+        return find_save(str(getattr(args, attr)), folder)
+    except SaveError as exc:
+        _err(str(exc))
+        return None
+
+
+def cmd_rename(args: argparse.Namespace) -> int:
+    """`fracas rename OLD NEW`: the fight's new name, in the file and as its file's name."""
+    from saves.store import rename
+
+    folder = _folder(args)
+    if folder is None:
+        return 2
+    path = _named(args, "old")
+    if path is None:
+        return 1
+    try:
+        old = _fight_name(path)
+        target = rename(path, args.new, folder)
+    except LockedError as exc:
+        _err(f"{exc.path}: this fight is open in another running Fracas; close it there to rename it")
+        return 1
+    except (SaveError, RuleError) as exc:
+        _err(str(exc))
+        return 1
+    _out(printable(f"Renamed '{old}' ({path.name}) to '{args.new.strip()}' ({target.name}).") + "\n")
+    return 0
+
+
+def _fight_name(path: Path) -> str:
+    from saves.store import save_info
+
+    info = save_info(path)
+    return info.name or path.stem
+
+
+def cmd_delete(args: argparse.Namespace) -> int:
+    """`fracas delete NAME`: the fight (and its backups) moved to the trash, never unlinked."""
+    from saves.store import trash
+
+    folder = _folder(args)
+    if folder is None:
+        return 2
+    path = _named(args, "name")
+    if path is None:
+        return 1
+    try:
+        name = _fight_name(path)
+        target = trash(path, folder)
+    except LockedError as exc:
+        _err(f"{exc.path}: this fight is open in another running Fracas; close it there to delete it")
+        return 1
+    except SaveError as exc:
+        _err(str(exc))
+        return 1
+    _out(printable(f"Moved '{name}' to the trash: {target} (fracas restore {target.name} puts it back).") + "\n")
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    """`fracas restore NAME`: a fight from the trash back among the saved fights."""
+    from saves.store import TRASH_DIR, find_in, list_trash, restore
+
+    folder = _folder(args)
+    if folder is None:
+        return 2
+    try:
+        path = find_in(str(args.name), list_trash(folder), f"in the trash, {folder / TRASH_DIR}", "fracas list --trash")
+        name = _fight_name(path)
+        target = restore(path, folder)
+    except LockedError as exc:
+        _err(f"{exc.path}: this file is open in another running Fracas; close it there first")
+        return 1
+    except SaveError as exc:
+        _err(str(exc))
+        return 1
+    _out(printable(f"Restored '{name}': {target}.") + "\n")
     return 0
 
 
@@ -71,7 +209,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     and after it that fits the fight (docs/save-format.md, "Repair")."""
     from saves.session import Session
 
-    path = Path(args.file)
+    named = _named(args)
+    if named is None:
+        return 1
+    path = named
     repair = bool(getattr(args, "repair", False))
     damage: SaveError | None = None
     try:
@@ -120,7 +261,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     if as_json == as_md:
         _err("export: choose one of --json or --markdown")
         return 2
-    path = Path(args.file)
+    named = _named(args)
+    if named is None:
+        return 1
+    path = named
     output: Path | None = getattr(args, "output", None)
     if output is not None and output.exists() and output.resolve() == path.resolve():
         _err(f"{output}: that is the save file itself; choose another output")  # _err makes it printable

@@ -4,7 +4,9 @@
     fracas FILE [--read-only]    open a saved fight (read-only: look, never write)
     fracas demo RULES            a fresh copy of the bundled demo fight of RULES
     fracas script FILE --rules ID [--seed N] [--events | --summary]
-    fracas list | check FILE [--repair] | export FILE (--json | --markdown) [-o OUT]
+    fracas list [--trash] | check FILE [--repair] | export FILE (--json | --markdown) [-o OUT]
+    fracas rename OLD NEW | delete NAME | restore NAME    a saved fight renamed, moved to the
+                                 trash (never erased), put back from it
     fracas view FILE             the players' view: follows the fight read-only (docs/view.md)
     fracas serve FILE [--host H] [--port N]   the players' view in web browsers (textual-serve)
 
@@ -30,7 +32,10 @@ import msgspec
 from engine.text import json_safe, terminal_safe
 from engine.version import __version__
 
-SUBCOMMANDS = ("demo", "script", "list", "check", "export", "new", "view", "serve", "library", "party")
+SUBCOMMANDS = (
+    "demo", "script", "list", "check", "export", "new", "view", "serve", "library", "party", "rename", "delete",
+    "restore",
+)
 READ_ONLY = "--read-only"
 
 _EPILOG = """\
@@ -38,6 +43,9 @@ other forms:
   fracas FILE [--read-only]  open a saved fight; --read-only (also before FILE) only looks and never
                              writes; a file that cannot be written (permissions, a read-only disk,
                              another Fracas has it open) opens read-only with a notice
+
+FILE, here and in check, export, view and serve, is a path or a name `fracas list` prints (the
+fight's name or its file's name).
 """
 
 
@@ -73,7 +81,7 @@ def _parser(library: bool = False) -> argparse.ArgumentParser:
         prog="fracas",
         usage=(
             "fracas [-h] [--version] [FILE [--read-only] |"
-            " {demo,new,script,list,check,export,view,serve,library,party} ...]"
+            " {demo,new,script,list,check,export,rename,delete,restore,view,serve,library,party} ...]"
         ),
         description="A combat tracker for tabletop RPG game masters.",
         epilog=_EPILOG,
@@ -85,7 +93,7 @@ def _parser(library: bool = False) -> argparse.ArgumentParser:
     d = sub.add_parser("demo", help="play a fresh copy of a bundled demo fight")
     d.add_argument("rules", nargs="?", default=None, help="cosmere, ninephase, d20 or warhammer")
     d.add_argument("--seed", type=int, default=None, help="random seed (default: a fresh one)")
-    d.add_argument("--dir", type=Path, default=None, help="where to put the copy (default: the data dir)")
+    d.add_argument("--dir", type=Path, default=None, help="where the copy goes (default: the data dir's demos/)")
 
     n = sub.add_parser("new", help="start a new, empty fight")
     n.add_argument("rules", help="cosmere, ninephase, d20 or warhammer")
@@ -103,7 +111,22 @@ def _parser(library: bool = False) -> argparse.ArgumentParser:
     out.add_argument("--log", action="store_true", help="print the log lines, then the summary")
     s.add_argument("--save", type=Path, default=None, help="also write the fight to a new save file")
 
-    sub.add_parser("list", help="list saved fights, newest first").add_argument("--dir", type=Path, default=None)
+    li = sub.add_parser("list", help="list saved fights, newest first (the demo copies apart)")
+    li.add_argument("--dir", type=Path, default=None)
+    li.add_argument("--trash", action="store_true", help="list what is in the trash instead")
+
+    rn = sub.add_parser("rename", help="give a saved fight a new name (its file is named after it)")
+    rn.add_argument("old", help="the fight: a name fracas list prints, or its file")
+    rn.add_argument("new", help="its new name")
+    rn.add_argument("--dir", type=Path, default=None, help="the saves folder (default: the data dir)")
+
+    de = sub.add_parser("delete", help="move a saved fight (and its backups) to the trash")
+    de.add_argument("name", help="the fight: a name fracas list prints, or its file")
+    de.add_argument("--dir", type=Path, default=None, help="the saves folder (default: the data dir)")
+
+    rs = sub.add_parser("restore", help="put a fight from the trash back among the saved fights")
+    rs.add_argument("name", help="a name fracas list --trash prints")
+    rs.add_argument("--dir", type=Path, default=None, help="the saves folder (default: the data dir)")
 
     c = sub.add_parser("check", help="verify every record of a save file")
     c.add_argument("file", type=Path)
@@ -163,7 +186,7 @@ def _main(argv: list[str]) -> int:
         if len(rest) > 1:
             _say("give one save file to open")
             return 2
-        return _open_file(Path(rest[0]), readonly=READ_ONLY in argv)
+        return _open_named(rest[0], readonly=READ_ONLY in argv)
     if READ_ONLY in argv and not rest:
         _say("--read-only needs a save file to open: fracas FILE --read-only")
         return 2
@@ -186,7 +209,10 @@ def _main(argv: list[str]) -> int:
         return library_cli.run(args)
     from saves import cli as saves_cli
 
-    handler = {"list": saves_cli.cmd_list, "check": saves_cli.cmd_check, "export": saves_cli.cmd_export}
+    handler = {
+        "list": saves_cli.cmd_list, "check": saves_cli.cmd_check, "export": saves_cli.cmd_export,
+        "rename": saves_cli.cmd_rename, "delete": saves_cli.cmd_delete, "restore": saves_cli.cmd_restore,
+    }
     return int(handler[args.command](args))
 
 
@@ -206,6 +232,10 @@ def _viewable(path: Path) -> str:
 
 
 def _view(args: argparse.Namespace) -> int:
+    found = _find(str(args.file))
+    if found is None:
+        return 1
+    args.file = found
     why = _viewable(args.file)
     if why:
         _say(why)
@@ -239,6 +269,10 @@ def serve_url(host: str, port: int) -> str:
 def _serve(args: argparse.Namespace) -> int:
     import shlex
 
+    found = _find(str(args.file))
+    if found is None:
+        return 1
+    args.file = found
     why = _viewable(args.file)
     if why:
         _say(why)
@@ -276,6 +310,24 @@ def _run_app(session: Any) -> int:
         if session is not None:
             session.close()
     return int(app.return_code or 0)
+
+
+def _find(text: str) -> Path | None:
+    """The save a command line names (a path, or a name `fracas list` prints); None after saying
+    why not (an unknown or ambiguous name, with the close matches)."""
+    from saves.errors import SaveError
+    from saves.store import find_save
+
+    try:
+        return find_save(text)
+    except SaveError as exc:
+        _say(str(exc))
+        return None
+
+
+def _open_named(text: str, readonly: bool = False) -> int:
+    path = _find(text)
+    return 1 if path is None else _open_file(path, readonly)
 
 
 def _open_file(path: Path, readonly: bool = False) -> int:
@@ -333,19 +385,19 @@ def _fresh_path(directory: Path | None, stem: str) -> Path:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from saves.demo import demo_history
-    from saves.session import Session
+    from saves.demo import has_demo, start_demo
 
     if args.rules is None:
         from tui.rulesets import DEFAULT
 
         args.rules = DEFAULT
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4)) >> 1
-    # the copy starts from the demo's set-up (one durable write): undo goes back to the fight as it
-    # was set up, which is what a fresh copy of a demo means
-    fight = demo_history(args.rules, seed).state
-    _playable(fight.ruleset)  # the engine knows it: the app must too, before a file is made
-    session = Session.create(_fresh_path(args.dir, f"demo-{args.rules}"), fight)
+    if has_demo(args.rules):  # (no demo: start_demo refuses in one line, naming the demos)
+        _playable(args.rules)  # the app must know the ruleset before a file is made (or replaced)
+    # the ruleset's one demo copy, replaced (saves/demo.py); older piles of copies go to the trash
+    session, notes = start_demo(args.rules, seed, args.dir)
+    for note in notes:
+        print(terminal_safe(note), file=sys.stderr)
     return _run_app(session)
 
 
