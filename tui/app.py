@@ -352,6 +352,25 @@ class FracasApp(App[None]):
 
         self.switch_screen(StartScreen())
 
+    def release_file(self, path: Path) -> bool:
+        """Close what this app has open on `path` (its lock goes with it), so the start screen can
+        rename it, move it to the trash or replace a demo copy. True when that was the fight on
+        screen: there is none now, until another is opened."""
+        target = Path(path).resolve()
+
+        def on(s: Session | None) -> bool:
+            return s is not None and s.path is not None and Path(s.path).resolve() == target
+
+        for s in [s for s in self._owned if on(s)]:
+            self._owned.remove(s)
+            s.close()
+        if on(self.session):
+            assert self.session is not None
+            self.session.close()
+            self.session = None
+            return True
+        return False
+
     def close_owned(self) -> None:
         while self._owned:
             s = self._owned.pop()

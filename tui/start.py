@@ -2,7 +2,8 @@
 
 Listing the saves folder and opening or creating a file run in worker threads: a folder of big saves
 never freezes the screen. A fight locked by another running Fracas, or one that cannot be written,
-opens read-only, with a notice.
+opens read-only, with a notice. The list's fights can be renamed (`r`) and moved to the trash
+(`delete`, after a confirmation); the demo copies, one per ruleset, are listed apart below them.
 """
 
 from __future__ import annotations
@@ -23,12 +24,15 @@ from textual.widgets.option_list import Option
 
 from engine import REGISTRY, RuleError, get_ruleset
 from engine.ruleset import Ruleset
+from tui.dialogs import Dialog, FormError, field, row
 from tui.rulesets import DEFAULT, get_ui
 from tui.rulesets import REGISTRY as UI_REGISTRY
 from tui.text import clean, literal, span
 from tui.widgets import KeyBar
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from saves.session import Session
     from saves.store import SaveInfo
     from tui.app import FracasApp
@@ -70,7 +74,83 @@ def save_label(info: SaveInfo) -> Text:
         t.append(" · not started", style="dim")
     if info.played > 0:
         t.append(" · " + dt.datetime.fromtimestamp(info.played).strftime("%Y-%m-%d %H:%M"), style="dim")
+    if info.demo == "older":
+        t.append(" · older copy", style="dim")  # left by an earlier version; trashed when that demo starts
     return t
+
+
+class RenameSaveDialog(Dialog):
+    """A saved fight's new name; a name another saved fight has is refused here, before any file is
+    touched (the rename itself runs in a worker once the dialog closes)."""
+
+    OK = "Rename"
+    HINT = "enter: rename · esc: cancel"
+    ANNOUNCE = False
+    AUTO_FOCUS = "#new-name"
+
+    def __init__(self, info: SaveInfo, done: Callable[[SaveInfo, str], None]) -> None:
+        super().__init__()
+        self.info = info
+        self.done = done
+
+    def heading(self) -> Text:
+        t = Text("Rename ")
+        t.append_text(literal(self.info.name or self.info.path.stem))
+        t.append(f"  ({self.info.path.name})", style="dim")
+        return t
+
+    def fields(self) -> ComposeResult:
+        yield row("New name", field(self.info.name, id="new-name"))
+
+    def action_submit(self) -> None:
+        from engine.core import clean_name
+        from saves.store import name_taken
+
+        try:
+            name = clean_name(self.value("new-name"), "fight's name")
+            other = name_taken(name, self.info.path)
+            if other is not None:
+                raise FormError(f"'{name}' is already the name of {other.path.name}; choose another name.")
+        except (FormError, RuleError) as exc:
+            self.show_error(str(exc))
+            return
+        self.dismiss()
+        self.done(self.info, name)
+
+
+class TrashSaveDialog(Dialog):
+    """Are you sure: the fight goes to the trash folder (with its backups), from where it can be put
+    back; nothing is erased."""
+
+    OK = "Move to the trash"
+    HINT = "enter: move it to the trash · esc: keep it"
+    ANNOUNCE = False
+    AUTO_FOCUS = "#ok"
+
+    def __init__(self, info: SaveInfo, trash_dir: Path, is_open: bool, done: Callable[[SaveInfo], None]) -> None:
+        super().__init__()
+        self.info = info
+        self.trash_dir = trash_dir
+        self.is_open = is_open
+        self.done = done
+
+    def heading(self) -> Text:
+        t = Text("Move ")
+        t.append_text(literal(self.info.name or self.info.path.stem))
+        t.append(" to the trash?")
+        return t
+
+    def fields(self) -> ComposeResult:
+        t = span(f"{self.info.path.name} and its backups go to ", "dim")
+        t.append_text(literal(str(self.trash_dir), "dim"))
+        t.append(f"; `fracas restore {self.info.path.name}` puts it back.", style="dim")
+        if self.is_open:
+            t.append("\nIt is the fight open in this window: it will be closed.", style="bold")
+        yield Static(t, classes="wide-label")
+
+    def action_submit(self) -> None:
+        self.dismiss()
+        self.done(self.info)
 
 
 class StartScreen(Screen[None]):
@@ -95,6 +175,8 @@ class StartScreen(Screen[None]):
     BINDINGS = [
         Binding("ctrl+r", "reload", "Reload list", id="start_reload"),
         Binding("escape", "back", "Back to the fight", id="start_back"),
+        Binding("r", "rename", "Rename", id="start_rename"),
+        Binding("delete", "delete", "To the trash", id="start_delete"),
     ]
     AUTO_FOCUS = "#saves"
 
@@ -117,7 +199,7 @@ class StartScreen(Screen[None]):
                 with Vertical(id="new-fields"):
                     yield Input(placeholder="Name of the fight", id="fight-name", compact=True)
                     yield Button("Create", id="create", variant="primary", compact=True)
-            yield Static(Text("Demo fights (a fresh copy each time)"), classes="section")
+            yield Static(Text("Demo fights (a fresh copy, replacing the last one)"), classes="section")
             from saves.demo import has_demo
 
             demos = [
@@ -126,7 +208,10 @@ class StartScreen(Screen[None]):
                 if has_demo(rid)  # a ruleset registered from elsewhere may bring no demo
             ]
             yield OptionList(*demos, id="demos")
-            yield Static(Text("tab moves between the lists · ctrl+q quits"), classes="hint")
+            yield Static(
+                Text("tab: next list · r: rename · delete: to the trash · ctrl+q: quit"),
+                classes="hint",
+            )
         yield KeyBar()
 
     @staticmethod
@@ -149,7 +234,19 @@ class StartScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "back":
             return self.fracas.session is not None
+        if action in ("rename", "delete"):
+            return self._chosen() is not None
         return True
+
+    def _chosen(self) -> SaveInfo | None:
+        """The saved fight (or demo copy) highlighted in the list, when the list has the focus."""
+        ol = self.query_one("#saves", OptionList)
+        if self.focused is not ol:
+            return None
+        opt = ol.highlighted_option
+        if opt is None or opt.id is None or not opt.id.isdigit():
+            return None
+        return self._infos[int(opt.id)]
 
     def action_back(self) -> None:
         from tui.main import MainScreen
@@ -165,10 +262,12 @@ class StartScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="list")
     def _list_saves(self) -> None:
         try:
-            from saves import default_dir, list_saves
+            from saves import default_dir
+            from saves.store import list_demos, list_saves
 
-            infos = list_saves(default_dir())  # newest first
-            infos.sort(key=lambda i: i.played, reverse=True)
+            folder = default_dir()
+            # the GM's fights newest first, then the demo copies apart from them
+            infos = list_saves(folder) + list_demos(folder)
             problem = ""
         except Exception as exc:  # a bad folder is a message, not a crash
             infos, problem = [], f"Cannot list the saved fights: {exc}"
@@ -192,10 +291,24 @@ class StartScreen(Screen[None]):
                 Option(span("No saved fights yet: start a new one or a demo below.", "dim"), id="none", disabled=True)
             )
         else:
-            ol.add_options(
-                Option(save_label(info), id=str(i), disabled=bool(info.error)) for i, info in enumerate(infos)
-            )
-            ol.highlighted = 0
+            options: list[Option] = []
+            real = [i for i, info in enumerate(infos) if not info.demo]
+            if not real:
+                none = span("No saved fights yet: start a new one or a demo below.", "dim")
+                options.append(Option(none, disabled=True))
+            for i in real:
+                options.append(Option(save_label(infos[i]), id=str(i), disabled=bool(infos[i].error)))
+            copies = [i for i, info in enumerate(infos) if info.demo]
+            if copies:
+                heading = span("Demo copies (one per ruleset, replaced when it starts again; r keeps one)", "dim")
+                options.append(Option(heading, disabled=True))
+            for i in copies:
+                options.append(Option(Text("  ") + save_label(infos[i]), id=str(i), disabled=bool(infos[i].error)))
+            ol.add_options(options)
+            first = next((k for k, o in enumerate(options) if not o.disabled), None)
+            if first is not None:
+                ol.highlighted = first
+        self.refresh_bindings()
 
     # --- choosing -----------------------------------------------------------------------------
     @on(OptionList.OptionSelected, "#saves")
@@ -252,6 +365,14 @@ class StartScreen(Screen[None]):
     @on(OptionList.OptionSelected, "#demos")
     def _demo_chosen(self, event: OptionList.OptionSelected) -> None:
         if event.option.id:
+            from saves.demo import demo_path
+            from saves.errors import SaveError
+
+            try:
+                # the copy is replaced: this app first lets go of it if it has it open
+                self.fracas.release_file(demo_path(event.option.id))
+            except SaveError:
+                pass  # no data folder: the worker says so in one line
             self._busy(True)
             self._create(event.option.id, "", demo=True)
 
@@ -261,33 +382,91 @@ class StartScreen(Screen[None]):
         from saves import default_dir
         from saves.session import Session
 
+        notes: list[str] = []
         try:
             seed = int.from_bytes(os.urandom(4)) >> 1
             if demo:
-                from saves.demo import demo_history
+                from saves.demo import start_demo
 
-                history = demo_history(rid, seed)
-                session = Session.create(fresh_path(default_dir(), f"demo-{rid}"), history.nodes[0].state)
-                try:
-                    for node in history.nodes[1:]:
-                        if node.command is not None:
-                            session.apply(node.command)
-                except BaseException:
-                    session.close()
-                    raise
+                # the ruleset's one demo copy, replaced; older piles of copies go to the trash
+                session, notes = start_demo(rid, seed)
             else:
                 fight = new_fight(rid, name, seed)
                 session = Session.create(fresh_path(default_dir(), name), fight)
         except Exception as exc:  # SaveError, RuleError (a bad name), OSError: all one line
             self.app.call_from_thread(self._failed, str(exc))
             return
-        self.app.call_from_thread(self._opened, session, "")
+        self.app.call_from_thread(self._opened, session, " ".join(notes))
 
     def _opened(self, session: Session, note: str) -> None:
         self._busy(False)
         self.fracas.open_session(session, owned=True)
         if note:
-            self.app.notify(note, severity="warning", markup=False)
+            self.app.notify(clean(note), severity="information", markup=False)
+
+    # --- rename and delete ----------------------------------------------------------------------
+    def action_rename(self) -> None:
+        info = self._chosen()
+        if info is not None:
+            self.app.push_screen(RenameSaveDialog(info, self._rename_chosen))
+
+    def action_delete(self) -> None:
+        from saves import default_dir
+        from saves.store import TRASH_DIR
+
+        info = self._chosen()
+        if info is None:
+            return
+        current = self.fracas.session
+        is_open = current is not None and current.path is not None and Path(current.path) == info.path
+        try:
+            folder = default_dir()
+        except Exception as exc:
+            self._failed(str(exc))
+            return
+        self.app.push_screen(TrashSaveDialog(info, folder / TRASH_DIR, is_open, self._trash_chosen))
+
+    def _rename_chosen(self, info: SaveInfo, name: str) -> None:
+        self.fracas.release_file(info.path)  # this app's own lock on it, if it had the fight open
+        self._busy(True)
+        self._manage(info, name)
+
+    def _trash_chosen(self, info: SaveInfo) -> None:
+        self.fracas.release_file(info.path)
+        self._busy(True)
+        self._manage(info, None)
+
+    @work(thread=True, exclusive=True, group="open")
+    def _manage(self, info: SaveInfo, new_name: str | None) -> None:
+        """Rename (`new_name`) or move to the trash (None), off the screen's thread: a rename writes
+        the whole fight again."""
+        from saves import default_dir
+        from saves.errors import LockedError
+        from saves.store import rename, trash
+
+        title = literal(info.name or info.path.stem).plain
+        try:
+            if new_name is None:
+                target = trash(info.path, default_dir())
+                done = f"Moved {title} to the trash ({target})."
+            else:
+                target = rename(info.path, new_name, default_dir())
+                done = f"Renamed {title} to {new_name} ({target.name})."
+        except LockedError:
+            what = "rename" if new_name is not None else "move to the trash"
+            self.app.call_from_thread(
+                self._failed, f"{title} is open in another running Fracas: close it there to {what} it."
+            )
+            return
+        except Exception as exc:  # SaveError, RuleError, OSError: one line
+            self.app.call_from_thread(self._failed, str(exc))
+            return
+        self.app.call_from_thread(self._managed, done)
+
+    def _managed(self, message: str) -> None:
+        self._busy(False)
+        self.app.notify(clean(message), timeout=6, markup=False)
+        self.action_reload()
 
     def _failed(self, message: str) -> None:
         self._busy(False)
