@@ -126,6 +126,11 @@ class RoleStyles:
                 colour = _theme_colour(widget, variable)
                 if colour is not None:
                     cache[role] = cache[role] + Style(color=colour)
+            tint = cache["current-row"].bgcolor
+            if tint is not None and tint.triplet is None:
+                # an ANSI theme's colours do not blend: its "tint" would be the cursor's own colour,
+                # and the acting row would pass for the selection; the marker alone says it there
+                cache["current-row"] = Style()
             self._cache = cache
         return self._cache
 
@@ -219,12 +224,12 @@ class Tracker(ScrollView, can_focus=True):
             self._cursor = cursor
             for i in changed:
                 self._repaint(i)
-            self._follow_cursor()
+            self._follow_cursor(acting=True)
             return
         self._cursor = cursor
         self._strips.clear()
         self.virtual_size = Size(width, len(new))
-        self._follow_cursor()
+        self._follow_cursor(acting=True)
         self.refresh()
         if self.selected != was:
             # the first build (once the width is known) picks a combatant: the sheet follows
@@ -262,19 +267,34 @@ class Tracker(ScrollView, can_focus=True):
         self._repaint(index)
         self._follow_cursor()
 
-    def _follow_cursor(self) -> None:
-        """Keep the cursor's row on screen (line 0 is the fixed column header)."""
+    def _follow_cursor(self, acting: bool = False) -> None:
+        """Keep the cursor's row on screen (line 0 is the fixed column header); with `acting` (a new
+        state, a new size) the current turn's row too, when both fit: the GM who looked down the
+        list still sees whose turn it is. The GM moving the cursor scrolls for the cursor alone."""
         height = max(1, self.size.height - 1)
         if self._cursor < 1:
             return
-        body = self._cursor - 1
-        top = int(self.scroll_y)
-        if body < top:
+        top = want = int(self.scroll_y)
+        for i, index in enumerate((self._cursor, self._current_index() if acting else -1)):
+            body = index - 1
+            if body < 0 or (i and abs(body - (self._cursor - 1)) >= height):
+                continue  # no such row, or too far from the cursor to show both: the cursor wins
+            if body < want:
+                want = body
+            elif body >= want + height:
+                want = body - height + 1
+        if want != top:
             self._strips.clear()  # every line moves
-            self.scroll_to(y=body, animate=False, immediate=True)
-        elif body >= top + height:
-            self._strips.clear()
-            self.scroll_to(y=body - height + 1, animate=False, immediate=True)
+            self.scroll_to(y=want, animate=False, immediate=True)
+
+    def _current_index(self) -> int:
+        """The row of the combatant whose turn it is (-1: none)."""
+        cur = self._fight.current if self._fight is not None else ""
+        if not cur:
+            return -1
+        if 0 <= self._cursor < len(self._rows) and self._rows[self._cursor].cid == cur:
+            return self._cursor  # the usual case, found without a walk down the rows
+        return next((i for i, r in enumerate(self._rows) if r.cid == cur), -1)
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
@@ -304,7 +324,7 @@ class Tracker(ScrollView, can_focus=True):
             self._built_width = -1  # a new width lays every row out again
             self._rebuild(self.selected or self._pending)
         else:
-            self._follow_cursor()
+            self._follow_cursor(acting=True)
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         self._strips.clear()  # cached lines are per screen row... by index; scrolling moves them all
@@ -316,8 +336,17 @@ class Tracker(ScrollView, can_focus=True):
         self._strips.clear()
         self._base = None
         if self._fight is not None:
-            self._built_width = -1
-            self._rebuild(self.selected)
+            # Textual calls this before it styles the role components (Stylesheet.replace_rules, then
+            # _process_component_classes, checked against 8.2): rows built now would keep the old
+            # theme's colours, so they are built once the new styles are in
+            self.call_next(self._restyle)
+
+    def _restyle(self) -> None:
+        self._styles.clear()  # read again: a refresh in between may have cached the old colours
+        self._strips.clear()
+        self._base = None
+        self._built_width = -1
+        self._rebuild(self.selected)
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width
