@@ -118,5 +118,6 @@ def start_demo(rules: str, seed: int, directory: Path | None = None) -> tuple[Se
                     moved += 1
         if moved:
             where = store.default_dir() / store.TRASH_DIR
-            notes.append(f"{moved} older copies of this demo moved to the trash ({where}).")
+            copies = "copy of this demo was" if moved == 1 else "copies of this demo were"
+            notes.append(f"{moved} older {copies} moved to the trash ({where}).")
     return session, notes

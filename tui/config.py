@@ -2,7 +2,7 @@
 
     theme = "fracas-ember"
     [keys]
-    damage = "x"          # binding id = keys, comma separated ("n,space")
+    damage = "d,z"        # binding id = keys, comma separated ("n,space")
 
 `FRACAS_CONFIG_DIR` overrides the directory (tests use temporary ones). A damaged file is reported in
 one line and left untouched: the app then runs on defaults and does not overwrite it.
