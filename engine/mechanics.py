@@ -230,10 +230,12 @@ class AreaSave(NamedTuple):
     """A ruleset's saving throw for an effect on several targets (engine/area.py): `name` turns the
     save's key into its name for the log ("dex" -> "Dexterity"), refusing a key it does not know;
     `roll(f, c, key, dc, given, total)` makes `c`'s save (the table's dice or total when given) and
-    returns whether it succeeded, the roll as the log shows it, and the fight (its dice moved on)."""
+    returns whether it succeeded, the roll as the log shows it, and the fight (its dice moved on);
+    `keys`: the saves there are, in the order a dialog offers them."""
 
     name: Callable[[str], str]
     roll: Callable[[Fight, Combatant, str, int, tuple[int, ...] | None, int | None], tuple[bool, str, Fight]]
+    keys: tuple[str, ...] = ()
 
 
 # ruleset id -> its save for an area effect; a ruleset without one takes the GM's per-target call

@@ -21,6 +21,15 @@ GENERIC: tuple[Action, ...] = (
     Action("damage", "d", "damage", "Damage", "Damage", "Damage the selected combatant: a number or dice, with a type"),
     Action("heal", "h", "heal", "Heal", "Heal", "Heal the selected combatant"),
     Action(
+        "area",
+        "D",
+        "area",
+        "Several",
+        "Damage or heal several",
+        "One roll for several targets (an area spell, a channel): each may save for half and meets its own resistances",
+        show=False,
+    ),
+    Action(
         "attack",
         "w",
         "attack",

@@ -20,6 +20,7 @@ from textual.timer import Timer
 
 from engine import RuleError, get_ruleset
 from engine import commands as C
+from engine.mechanics import KeptUp, kept_up_ended
 from engine.ruleset import Ruleset
 from engine.state import Combatant, Fight
 from tui.actions import FOOTER_ORDER, bindings
@@ -55,7 +56,7 @@ NEEDS_SELECTION = {
 }
 CHANGES = NEEDS_SELECTION | {"start", "next", "add", "roll", "note", "end_fight", "undo", "redo", "dice_setting"}
 CHANGES |= {"view_setting"}
-CHANGES |= {"attack", "party"}
+CHANGES |= {"attack", "party", "area"}
 CHANGES |= OWN  # every ruleset's own action changes the fight
 
 
@@ -81,6 +82,11 @@ class MainScreen(Screen[None]):
         self._log_cache: dict[int, tuple[object, list[tuple[object, Text]]]] = {}
         self._sheet_of = ""
         self._owed_prompter: Any | None = None  # the ruleset slice's, made once a roll is owed
+        # concentration's effects: the newest history node looked at, and what an ended
+        # concentration left kept up, to offer for removal once the main screen is on top
+        self._kept_seen = -1
+        self._kept_of: object = None  # the history those node numbers are of
+        self._kept_left: list[KeptUp] = []
 
     @property
     def selected(self) -> str:
@@ -238,6 +244,7 @@ class MainScreen(Screen[None]):
         self._render_log()
         self._refresh_bindings()
         self.call_after_refresh(self._check_owed)
+        self._find_kept(session)
 
     def _refresh_bindings(self) -> None:
         """Footer and palette follow what applies now; Textual rebuilds the footer on every refresh,
@@ -381,6 +388,8 @@ class MainScreen(Screen[None]):
             return c is not None and bool(c.conditions)
         if action == "resource":
             return c is not None and bool(c.resources)
+        if action == "area":
+            return any(x.health for x in f.combatants)
         return True
 
     def on_key(self, event: events.Key) -> None:
@@ -482,6 +491,7 @@ class MainScreen(Screen[None]):
 
     def on_screen_resume(self) -> None:
         self.call_after_refresh(self._check_owed)  # a roll owed while a dialog was up
+        self.call_after_refresh(self._offer_kept)  # a concentration that ended meanwhile
 
     def _check_owed(self, force: bool = False) -> None:
         """Prompt for a save the rules made due (concentration, Confused); the module is loaded
@@ -496,6 +506,42 @@ class MainScreen(Screen[None]):
             if self._owed_prompter is None:
                 return  # this ruleset makes no roll due
         self._owed_prompter.check(self, force)
+
+    def _find_kept(self, session: Any) -> None:
+        """Look at the commands applied since the last look (new history nodes only: an undo, a redo
+        or a fight just opened offers nothing) for a concentration that ended."""
+        h = session.history
+        newest = len(h.nodes) - 1
+        if self._kept_seen < 0 or self._kept_of is not h:
+            self._kept_of = h  # another fight in this screen starts afresh
+            self._kept_seen = newest  # what was there when the fight opened is not news
+            return
+        if newest <= self._kept_seen:
+            return
+        found: list[KeptUp] = []
+        for i in range(self._kept_seen + 1, newest + 1):
+            node = h.nodes[i]
+            if node.parent >= 0 and node.events:
+                found.extend(kept_up_ended(h.nodes[node.parent].state, node.state, node.events))
+        self._kept_seen = newest
+        if found:
+            self._kept_left = list(dict.fromkeys(self._kept_left + found))
+            self.call_after_refresh(self._offer_kept)
+
+    def _offer_kept(self) -> None:
+        """Offer to end what an ended concentration kept up, once no dialog is in the way (an owed
+        save's dialog comes first: it may end another concentration)."""
+        session = self.fracas.session
+        if not self._kept_left or session is None or session.readonly or not self.is_attached:
+            return
+        if self.app.screen is not self:
+            return  # asked again when the main screen is back on top
+        from tui.effects import KeptEndedDialog, still_there
+
+        left, self._kept_left = still_there(self.fight, self._kept_left), []
+        if left:
+            self.fracas.expect_dialog()
+            self.app.push_screen(KeptEndedDialog(left))
 
     def action_undo(self) -> None:
         self.fracas.undo()
@@ -515,8 +561,17 @@ class MainScreen(Screen[None]):
     def action_temp(self) -> None:
         self._dialog("HealthDialog", who=self.selected, mode="temp")
 
+    def action_area(self) -> None:
+        from tui.area import AreaDialog
+
+        self.fracas.expect_dialog()
+        self.app.push_screen(AreaDialog(who=self.selected))
+
     def action_condition(self) -> None:
-        self._dialog("ConditionDialog", who=self.selected)
+        from tui.effects import KeptConditionDialog  # the condition dialog, with "kept up by"
+
+        self.fracas.expect_dialog()
+        self.app.push_screen(KeptConditionDialog(who=self.selected))
 
     def action_uncondition(self) -> None:
         self._dialog("RemoveConditionDialog", who=self.selected)

@@ -904,7 +904,8 @@ def _area_save(
 
 
 # an area effect's save for half, and the condition that keeps a caster's effects up
-register_area_save("d20", AreaSave(_area_save_name, _area_save))
+# (Dexterity first: most effects on an area are dodged)
+register_area_save("d20", AreaSave(_area_save_name, _area_save, ("dex", "con", "wis", "str", "int", "cha")))
 register_sustaining("d20", "Concentrating", "concentration")
 
 
