@@ -453,13 +453,13 @@ class StartScreen(Screen[None]):
                 target = rename(info.path, new_name, default_dir())
                 done = f"Renamed {title} to {new_name} ({target.name})."
         except LockedError:
-            what = "rename" if new_name is not None else "move to the trash"
+            what = "rename it" if new_name is not None else "move it to the trash"
             self.app.call_from_thread(
-                self._failed, f"{title} is open in another running Fracas: close it there to {what} it."
+                self._failed, f"{title} is open in another running Fracas: close it there to {what}.", "Not done"
             )
             return
         except Exception as exc:  # SaveError, RuleError, OSError: one line
-            self.app.call_from_thread(self._failed, str(exc))
+            self.app.call_from_thread(self._failed, str(exc), "Not done")
             return
         self.app.call_from_thread(self._managed, done)
 
@@ -468,9 +468,9 @@ class StartScreen(Screen[None]):
         self.app.notify(clean(message), timeout=6, markup=False)
         self.action_reload()
 
-    def _failed(self, message: str) -> None:
+    def _failed(self, message: str, title: str = "Could not open") -> None:
         self._busy(False)
-        self.app.notify(clean(message), title="Could not open", severity="error", timeout=10, markup=False)
+        self.app.notify(clean(message), title=title, severity="error", timeout=10, markup=False)
 
     def _busy(self, on: bool) -> None:
         self.query_one("#loading").display = on
