@@ -250,6 +250,8 @@ OTHER_IDS = (
     "help_close",
     "start_reload",
     "start_back",
+    "start_rename",
+    "start_delete",
 )
 
 
@@ -289,6 +291,8 @@ OTHER_KEYS: dict[str, tuple[str, str]] = {
     "help_close": ("help", "escape,question_mark,q"),
     "start_reload": ("start", "ctrl+r"),
     "start_back": ("start", "escape"),
+    "start_rename": ("start", "r"),
+    "start_delete": ("start", "delete"),
 }
 # Textual's own bindings, which cannot be remapped: on every screen (focus moves, copy; ctrl+c)
 RESERVED_KEYS: dict[str, str] = {
