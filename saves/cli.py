@@ -148,6 +148,9 @@ def cmd_rename(args: argparse.Namespace) -> int:
     except (SaveError, RuleError) as exc:
         _err(str(exc))
         return 1
+    if target == path and old == args.new.strip():
+        _out(printable(f"'{old}' ({path.name}) already has this name; nothing changed.") + "\n")
+        return 0
     _out(printable(f"Renamed '{old}' ({path.name}) to '{args.new.strip()}' ({target.name}).") + "\n")
     return 0
 

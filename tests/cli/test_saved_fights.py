@@ -143,6 +143,11 @@ def test_rename_renames_the_fight_everywhere_and_keeps_its_whole_history(
     # the same name again with another case is still this fight's: allowed, the file keeps its name
     assert run(capsys, "rename", "night-at-the-ford", "NIGHT at the Ford")[0] == 0
     assert [i.name for i in list_saves(data)] == ["NIGHT at the Ford"]
+    was = files(data)
+    code, out, _ = run(capsys, "rename", "night at the ford", "NIGHT at the Ford")
+    assert code == 0
+    assert out == "'NIGHT at the Ford' (Night-at-the-Ford.fracas) already has this name; nothing changed.\n"
+    assert files(data) == was
 
 
 def test_rename_refuses_a_name_another_fight_has_a_bad_name_and_a_locked_fight(
