@@ -200,7 +200,8 @@ def test_improved_initiative_import_takes_attacks_and_sends_players_to_the_party
     done = S.import_file(p, "", folder)
     assert done.result.ruleset == "d20" and done.added == 2
     brute = S.find("d20", "hill brute", folder).statblock
-    assert (brute.hp, brute.hp_dice, brute.ac, brute.init, brute.saves.con) == (59, "7d10+21", 11, 0, 5)
+    # InitiativeModifier is what Improved Initiative adds on top of Dexterity, as Fracas's init is
+    assert (brute.hp, brute.hp_dice, brute.ac, brute.init, brute.saves.con) == (59, "7d10+21", 11, -1, 5)
     club, jav = brute.attacks
     assert (club.bonus, club.reach, club.damage[0].dice, club.damage[0].type) == (9, 10, "2d6+5", "bludgeoning")
     assert jav.kind == "ranged" and jav.range == "30/120" and [d.type for d in jav.damage] == ["piercing", "fire"]

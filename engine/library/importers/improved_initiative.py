@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.errors import RuleError
 from engine.library.base import validate
-from engine.library.d20 import Abilities, D20Attack, D20Statblock, DamagePart, Saves, mod
+from engine.library.d20 import Abilities, D20Attack, D20Statblock, DamagePart, Saves
 from engine.library.importers.common import ImportProblem, ImportResult, entry_name
 
 FORMAT = "Improved Initiative"
@@ -23,16 +23,76 @@ _ATTACK = re.compile(
     re.I,
 )
 _REACH = re.compile(r"reach\s+(\d+)\s*f(?:ee)?t", re.I)
-_RANGE = re.compile(r"range\s+(\d+)(?:\s*/\s*(\d+))?\s*f(?:ee)?t", re.I)
-# "12 (2d6 + 5) bludgeoning damage", "(1d6 + 2) slashing damage", "1 piercing damage"
-_PART = re.compile(r"(?:(\d+)\s*)?(?:\(\s*([0-9dD+\-\u2212 ]+?)\s*\)\s*)?([A-Za-z]+)\s+damage", re.I)
+# "range 80/320 ft.", and "ranged 20/60 ft." as some statblocks misspell it
+_RANGE = re.compile(r"\brange[d]?\s+(\d+)(?:\s*/\s*(\d+))?\s*f(?:ee)?t", re.I)
+# one damage part: "12 (2d6 + 5) bludgeoning damage", "(1d6 + 2) slashing damage", "1 piercing damage"
+_PART = re.compile(
+    r"(?:(\d+)\s*\(\s*([0-9dD+\-\u2212 ]+?)\s*\)|\(\s*([0-9dD+\-\u2212 ]+?)\s*\)|(\d+))\s+(?:([A-Za-z]+)\s+)?damage\b",
+    re.I,
+)
+# the weapon's other grip, said after its damage: ", or 9 (1d10 + 4) slashing damage if used with two hands"
+_ALT = re.compile(r",?\s+or\s+(\d+\s*\([^)]*\)\s*(?:[A-Za-z]+\s+)?damage\b[^,.]*)", re.I)
+# what joins one damage part of the hit to the next: "... damage plus 4 (1d8) acid damage"
+_LINK = re.compile(r",?\s+(?:plus|and)\s+", re.I)
+_HIT = re.compile(r"\bHit:\s*", re.I)
+_SENTENCE = re.compile(r"\.(?:\s+|$)")
 _DICE = re.compile(r"^\d*d\d+(?:[+-]\d+)?$|^\d+$")
 _FIRST_INT = re.compile(r"-?\d+")
 _HIT_DICE = re.compile(r"\d+\s*d\s*\d+(?:\s*[+\-\u2212]\s*\d+)?", re.I)
+RIDER_MAX = 200  # engine.limits.LINE: a rider is one line
 
 
 def _dice(text: str) -> str:
     return text.replace("\u2212", "-").replace(" ", "").lower()
+
+
+def _part_at(text: str, pos: int) -> tuple[DamagePart, int] | None:
+    """The damage part that starts exactly at `pos`, and where it ends."""
+    m = _PART.match(text, pos)
+    if m is None:
+        return None
+    dice = _dice(m[2] or m[3] or m[4])
+    if not _DICE.match(dice):
+        return None
+    return DamagePart(dice=dice, type=(m[5] or "").lower()), m.end()
+
+
+def _clip(text: str) -> str:
+    """One line of at most RIDER_MAX characters; a longer one is cut at a word and says so."""
+    text = " ".join(text.split())
+    if len(text) <= RIDER_MAX:
+        return text
+    return text[: RIDER_MAX - 1].rsplit(" ", 1)[0].rstrip(" ,;.") + "\u2026"
+
+
+def read_hit(hit: str) -> tuple[tuple[DamagePart, ...], str]:
+    """The damage a hit deals and the rest of what it says (the rider), from the text after "Hit:".
+
+    The damage is the chain of parts the first sentence opens with ("12 (2d6 + 5) piercing damage plus
+    4 (1d8) acid damage"). Dice said later, in a save the target makes ("..., and the target must make
+    a DC 11 Constitution saving throw, taking 18 (4d8) poison damage on a failed save") or in a later
+    sentence, are not the hit's: they stay in the rider for the GM, as does the other grip's damage
+    ("or 9 (1d10 + 4) slashing damage if used with two hands")."""
+    hit = hit.strip()
+    m = _SENTENCE.search(hit)
+    first, after = (hit[: m.start()], hit[m.end() :]) if m else (hit, "")
+    parts: list[DamagePart] = []
+    kept: list[str] = []
+    pos = 0
+    while (found := _part_at(first, pos)) is not None:
+        parts.append(found[0])
+        pos = found[1]
+        alt = _ALT.match(first, pos)
+        if alt:
+            kept.append(f"or {alt[1].strip()}")
+            pos = alt.end()
+        link = _LINK.match(first, pos)
+        if link is None or _part_at(first, link.end()) is None:
+            break
+        pos = link.end()
+    rest = re.sub(r"^[\s,;]*(?:(?:and|plus)\b)?\s*", "", first[pos:], flags=re.I) if parts else first
+    kept += [rest, after]
+    return tuple(parts), ". ".join(x.strip(" .") for x in kept if x.strip(" ."))
 
 
 def parse_attack(name: str, text: str) -> D20Attack | None:
@@ -43,30 +103,10 @@ def parse_attack(name: str, text: str) -> D20Attack | None:
         return None
     bonus = int(m[3]) * (-1 if m[2] in "-\u2212" else 1)
     kind = "ranged" if m[1].lower() == "ranged" else "melee"
-    reach = _REACH.search(text)
-    rng = _RANGE.search(text)
-    hit = re.split(r"\bHit:\s*", text, maxsplit=1, flags=re.I)
-    parts: list[DamagePart] = []
-    rider = ""
-    if len(hit) == 2:
-        # the hit's damage is its first sentence ("... damage plus 4 (1d8) acid damage."); what follows
-        # (a save, a later effect with its own dice) is the rider, never damage of the hit
-        first, _, rest = hit[1].partition(". ")
-        # "5 (1d6 + 2) piercing damage, or 6 (1d8 + 2) ... with two hands": the first is the attack's,
-        # the alternative stays in the rider for the GM
-        first, *alt = re.split(r",?\s+or\s+(?=\d+\s*\()", first, maxsplit=1)
-        if alt:
-            rest = f"or {alt[0]}. {rest}".strip(". ")
-        end = 0
-        for p in _PART.finditer(first):
-            dice = _dice(p[2]) if p[2] else (p[1] or "")
-            if not dice or not _DICE.match(dice):
-                continue
-            parts.append(DamagePart(dice=dice, type=p[3].lower()))
-            end = p.end()
-        tail = first[end:].strip(" .,;") if parts else first.strip(" .")
-        tail = re.sub(r"^(and|plus)\s+", "", tail, flags=re.I)
-        rider = " ".join(x for x in (tail, rest.strip(" .")) if x)
+    head, hit = _head_and_hit(text[m.end() :])
+    reach = _REACH.search(head)
+    rng = _RANGE.search(head)
+    parts, rider = read_hit(hit) if hit else ((), "")
     return D20Attack(
         name=name,
         bonus=bonus,
@@ -74,9 +114,22 @@ def parse_attack(name: str, text: str) -> D20Attack | None:
         reach=int(reach[1]) if reach and kind == "melee" else 5,
         # "Melee or Ranged": a melee attack that may also be thrown keeps its range too
         range=(f"{rng[1]}/{rng[2]}" if rng[2] else rng[1]) if rng else "",
-        damage=tuple(parts),
-        rider=" ".join(rider.split())[:200],
+        damage=parts,
+        rider=_clip(rider),
     )
+
+
+def _head_and_hit(text: str) -> tuple[str, str]:
+    """What comes before "Hit:" (reach, range, target) and after it; no "Hit:" gives no hit text."""
+    m = _HIT.search(text)
+    return (text[: m.start()], text[m.end() :]) if m else (text, "")
+
+
+def reach_unread(text: str) -> bool:
+    """The attack says it has a reach but not one Fracas can read ("reach,.0 ft."): 5 ft is taken."""
+    m = _ATTACK.search(text)
+    head = _head_and_hit(text[m.end() :])[0] if m else ""
+    return m is not None and m[1].lower() != "ranged" and "reach" in head.lower() and not _REACH.search(head)
 
 
 def _blocks(data: Any) -> list[Any]:
@@ -115,18 +168,54 @@ def _int(v: Any, what: str) -> int:
     return int(m.group())
 
 
-def _words(v: Any) -> tuple[str, ...]:
-    if not isinstance(v, list):
-        return ()
-    out: list[str] = []
-    for item in v:
-        if isinstance(item, str):
-            # "bludgeoning, piercing, and slashing from nonmagical attacks": the damage words only
-            for w in re.split(r"[;,]|\band\b", item):
-                w = w.strip().lower()
-                if w and len(w) <= 40 and " " not in w:
-                    out.append(w)
-    return tuple(dict.fromkeys(out))
+# the damage types of the d20 rules (SRD 5.1, "Damage Types"): a word in a Damage* list that is none of
+# them (a condition put in the wrong list, "blinded") is no resistance the engine could apply
+DAMAGE_TYPES = frozenset(
+    ("acid", "bludgeoning", "cold", "fire", "force", "lightning", "necrotic", "piercing", "poison", "psychic")
+    + ("radiant", "slashing", "thunder")
+)
+_PHYSICAL = ("bludgeoning", "piercing", "slashing")
+_NOTE_LEAD = {"resist": "Resists", "vulnerable": "Vulnerable to", "immune": "Immune to"}
+
+
+class DamageWords(NamedTuple):
+    types: tuple[str, ...]  # the damage types named, in the file's order
+    note: str  # "Resists bludgeoning, piercing, slashing: only from nonmagical weapons." or ""
+    others: tuple[str, ...]  # entries that name no damage type, as written
+
+
+def damage_words(v: Any, field: str) -> DamageWords:
+    """A Damage* list ("cold", "bludgeoning", "piercing", "and slashing from nonmagical weapons that
+    aren't silvered"; or the SRD's one string "bludgeoning, piercing, and slashing from nonmagical
+    weapons") as damage types. A condition on some of them ("from nonmagical weapons") cannot be the
+    engine's, which applies the type to every hit: it takes the types and says the condition in a
+    note line for the GM. In a list split at its commas the condition written on the last physical
+    type belongs to all three (bludgeoning, piercing and slashing), as the statblock's sentence reads."""
+    items: list[str] = []
+    for entry in v if isinstance(v, list) else ():
+        if isinstance(entry, str):
+            items += [x.strip() for x in re.split(r"[;,]|\band\b", entry) if x.strip()]
+    types: list[str] = []
+    others: list[str] = []
+    limits: list[tuple[list[str], str]] = []
+    for item in items:
+        words = re.findall(r"[a-z]+", item.lower())
+        named = [w for w in words if w in DAMAGE_TYPES]
+        if not named:
+            others.append(" ".join(item.split())[:40])
+            continue
+        types += named
+        # what follows the last type word ("damage from nonmagical attacks" -> "from nonmagical attacks")
+        tail = re.split(rf"\b{named[-1]}\b", item, maxsplit=1, flags=re.I)[-1]
+        tail = " ".join(re.sub(r"^\s*damage\b", "", tail, flags=re.I).split()).strip(" .")
+        if tail:
+            limits.append((named, tail))
+    types = list(dict.fromkeys(types))
+    lines = []
+    for named, tail in limits:
+        covered = [t for t in types if t in _PHYSICAL] if set(named) <= set(_PHYSICAL) else named
+        lines.append(f"{_NOTE_LEAD[field]} {', '.join(covered)}: only {tail[:120]}.")
+    return DamageWords(tuple(types), " ".join(dict.fromkeys(lines)), tuple(dict.fromkeys(others)))
 
 
 def convert_block(block: dict[str, Any]) -> tuple[D20Statblock, str]:
@@ -154,7 +243,9 @@ def convert_block(block: dict[str, Any]) -> tuple[D20Statblock, str]:
             key = _ABILITY.get(str(s.get("Name", "")).lower()[:3])
             if key:
                 saves[key] = max(-20, min(40, _int(s.get("Modifier", 0), "a save")))
-    init_total = _int(block.get("InitiativeModifier", mod(abilities.dex)), "InitiativeModifier")
+    # Improved Initiative rolls d20 + the Dexterity modifier + InitiativeModifier (client/Combatant/
+    # Combatant.ts, InitiativeBonus): the field is what comes on top of Dexterity, as Fracas's `init` is
+    init = max(-20, min(40, _int(block.get("InitiativeModifier", 0), "InitiativeModifier")))
     speed = 30
     speeds = block.get("Speed") or []
     if speeds and isinstance(speeds, list) and _FIRST_INT.search(str(speeds[0])):
@@ -172,10 +263,25 @@ def convert_block(block: dict[str, Any]) -> tuple[D20Statblock, str]:
                 skipped.append(f"{aname} (an attack outside the Actions: add it by hand)")
             else:
                 attacks.append(attack)
+                if reach_unread(str(a.get("Content", ""))):
+                    skipped.append(f"{aname}'s reach (unreadable: 5 ft taken)")
     traits = [str(t.get("Name", "")) for t in block.get("Traits") or [] if isinstance(t, dict)]
     if traits:
         skipped.append(f"traits {', '.join(traits)} (text only: the engine does not run them)")
     pc = str(block.get("Player", "")).lower() == "player"
+    defenses = {
+        key: damage_words(block.get(field), key)
+        for key, field in (
+            ("resist", "DamageResistances"),
+            ("vulnerable", "DamageVulnerabilities"),
+            ("immune", "DamageImmunities"),
+        )
+    }
+    for key, d in defenses.items():
+        if d.others:
+            what = {"resist": "resistances", "vulnerable": "vulnerabilities", "immune": "immunities"}[key]
+            skipped.append(f"{what} {', '.join(d.others)} (not a damage type)")
+    note = "\n".join(d.note for d in defenses.values() if d.note)
     sb = D20Statblock(
         name=name.strip()[:80],
         type=str(block.get("Type", ""))[:80],
@@ -186,18 +292,22 @@ def convert_block(block: dict[str, Any]) -> tuple[D20Statblock, str]:
         ac=max(0, min(60, _int(ac.get("Value", 10), "AC"))),
         abilities=abilities,
         speed=speed,
-        init=max(-20, min(40, init_total - mod(abilities.dex))),
-        saves=Saves(**saves),
-        resist=_words(block.get("DamageResistances")),
-        vulnerable=_words(block.get("DamageVulnerabilities")),
-        immune=_words(block.get("DamageImmunities")),
+        init=init,
+        # an empty Saves() is written as an empty table unless it is the field's own default
+        **({"saves": Saves(**saves)} if saves else {}),
+        resist=defenses["resist"].types,
+        vulnerable=defenses["vulnerable"].types,
+        immune=defenses["immune"].types,
         attacks=tuple(attacks),
+        note=note,
         source=FORMAT,
     )
     validate(sb)
     took.append(f"HP {hp_value}" + (f" ({hp_dice})" if hp_dice else "") + f", AC {sb.ac}, abilities")
     if attacks:
         took.append("attacks " + ", ".join(f"{a.name} {a.bonus:+d}" for a in attacks))
+    if note:
+        took.append("in the note: " + " ".join(note.split("\n")))
     line = f"{sb.name}{' (PC, to the party)' if pc else ''}: took {'; '.join(took)}"
     if skipped:
         line += "; skipped " + "; ".join(skipped)

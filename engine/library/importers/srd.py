@@ -13,7 +13,7 @@ from engine.errors import RuleError
 from engine.library.base import validate
 from engine.library.d20 import ABILITY_KEYS, Abilities, D20Attack, D20Statblock, DamagePart, Saves
 from engine.library.importers.common import ImportProblem, ImportResult, entry_name
-from engine.library.importers.improved_initiative import _RANGE, _REACH, _dice, _int, _words, parse_attack
+from engine.library.importers.improved_initiative import _RANGE, _REACH, _dice, _int, damage_words, parse_attack
 
 FORMAT = "5e SRD API"
 _LONG = ("strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma")
@@ -109,6 +109,15 @@ def convert_monster(m: dict[str, Any]) -> tuple[D20Statblock, str]:
         if names:
             skipped.append(f"{section.replace('_', ' ')} {', '.join(names)} (text only)")
     prof = m.get("proficiency_bonus", 2)
+    defenses = {
+        key: damage_words(m.get(f"damage_{field}"), key)
+        for key, field in (("resist", "resistances"), ("vulnerable", "vulnerabilities"), ("immune", "immunities"))
+    }
+    for key, d in defenses.items():
+        if d.others:
+            what = {"resist": "resistances", "vulnerable": "vulnerabilities", "immune": "immunities"}[key]
+            skipped.append(f"{what} {', '.join(d.others)} (not a damage type)")
+    note = "\n".join(d.note for d in defenses.values() if d.note)
     sb = D20Statblock(
         name=name.strip()[:80],
         type=str(m.get("type", ""))[:80],
@@ -118,17 +127,21 @@ def convert_monster(m: dict[str, Any]) -> tuple[D20Statblock, str]:
         abilities=Abilities(**scores),
         speed=max(0, min(500, _int(speed, "speed"))) if re.search(r"\d", str(speed)) else 30,
         prof=max(0, min(10, _int(prof, "proficiency_bonus"))),
-        saves=Saves(**saves),
-        resist=_words(m.get("damage_resistances")),
-        vulnerable=_words(m.get("damage_vulnerabilities")),
-        immune=_words(m.get("damage_immunities")),
+        # an empty Saves() is written as an empty table unless it is the field's own default
+        **({"saves": Saves(**saves)} if saves else {}),
+        resist=defenses["resist"].types,
+        vulnerable=defenses["vulnerable"].types,
+        immune=defenses["immune"].types,
         attacks=tuple(attacks),
+        note=note,
         source=FORMAT,
     )
     validate(sb)
     line = f"{sb.name}: took HP {sb.hp}" + (f" ({dice})" if dice else "") + f", AC {sb.ac}, abilities"
     if attacks:
         line += "; attacks " + ", ".join(f"{a.name} {a.bonus:+d}" for a in attacks)
+    if note:
+        line += "; in the note: " + " ".join(note.split("\n"))
     if skipped:
         line += "; skipped " + "; ".join(skipped)
     return sb, line
