@@ -13,7 +13,7 @@ and commits. Imported on first use, like the other dialogs.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on
@@ -21,7 +21,6 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Checkbox, Input, Static
 
-import engine.library as L
 from engine import RuleError
 from engine.history import History
 from engine.state import Fight
@@ -35,6 +34,9 @@ from tui.dialogs import (
     table_rolls,
 )
 from tui.text import literal
+
+if TYPE_CHECKING:
+    import engine.library as L
 
 OTHER = -1  # the "Attack" row's last option: the GM types the weapon in the fields below
 
@@ -84,6 +86,12 @@ class AttackBase(Dialog):
 
     OK = "Roll"
     HINT = "enter or ctrl+s: roll · space: tick · esc: cancel · tab: next field"
+    # the fields scroll in half the screen: at 80x24 the odds, the table's roll and the buttons stay
+    # in sight below them
+    DEFAULT_CSS = """
+    AttackBase .-unlanded { display: none; }
+    AttackBase #fields { max-height: 50vh; }
+    """
     DICE = "given"  # the field for the attacker's own roll: required when the table rolls for its side
     # the attacker's own fields, filled from its last attack (never the target, the dice or the situation)
     REMEMBERED: tuple[str, ...] = ()
@@ -138,14 +146,20 @@ class AttackBase(Dialog):
     # --- the attacker's statblock attacks -------------------------------------------------------------
     def statblock(self, who: str) -> L.Statblock | None:
         """The library statblock the combatant was added from (None: typed by hand)."""
+        import engine.library as L
+
         c = self.fight.find(who) if who else None
         return L.statblock_of(self.fight.ruleset, c) if c is not None else None
 
     def weapons(self, who: str) -> tuple[Any, ...]:
+        import engine.library as L
+
         sb = self.statblock(who)
         return L.attacks(sb) if sb is not None else ()
 
     def _weapon_options(self, who: str) -> list[tuple[str | Text, Any]]:
+        import engine.library as L
+
         sb = self.statblock(who)
         if sb is None:
             return [("other (type it)", OTHER)]
@@ -156,6 +170,8 @@ class AttackBase(Dialog):
         """The attacker's first statblock attack; when it has attacked before in this fight, the one
         its last attack was (its fields as recalled), or "other" if that one was typed by hand or
         changed: the GM's last choice wins over the statblock."""
+        import engine.library as L
+
         sb = self.statblock(who)
         options = L.attacks(sb) if sb is not None else ()
         if sb is None or not options:
@@ -169,6 +185,34 @@ class AttackBase(Dialog):
             if shared and all(widgets[k] == last[k] for k in shared):
                 return i
         return OTHER
+
+    # --- the table's dice first ----------------------------------------------------------------------
+    # the rows asked for only once the die the table typed says the attack landed (ids of rows)
+    ON_A_HIT: tuple[str, ...] = ()
+    landed: bool | None = None  # from the typed die: None (none typed yet), True (a hit), False (a miss)
+
+    @property
+    def dice_first(self) -> bool:
+        """The opening attacker's side rolls at the table: its die is the first field, above the
+        attacker and target (the rest follow, the damage dice only once the die shows a hit)."""
+        return table_rolls(self.fight, self.who)
+
+    def show_on_hit(self) -> None:
+        """The damage dice are asked for only when the table's die hit (the app rolls: always shown)."""
+        table = table_rolls(self.fight, self.attacker)
+        for rid in self.ON_A_HIT:
+            for r in self.query(f"#{rid}"):
+                r.set_class(table and not self.landed, "-unlanded")
+
+    def landing_text(self, total: str, against: str, outcome: str, then: str) -> Text:
+        """One line under the odds: what the typed die did ("d20 14: 19 vs AC 13, a hit")."""
+        t = Text("\nThe table's roll ")
+        t.append(total)
+        t.append(f" vs {against}: " if against else ": ")
+        t.append(outcome.upper(), style="bold reverse")
+        if then:
+            t.append(f" · {then}", style="bold")
+        return t
 
     def weapon_row(self) -> Horizontal:
         """ "Attack": the attacker's statblock attacks, then "other (type it)". Hidden for a combatant
@@ -202,6 +246,8 @@ class AttackBase(Dialog):
 
     def _pick_weapon(self) -> None:
         """Fill every field of the chosen attack; "other" leaves the fields to the GM."""
+        import engine.library as L
+
         self.picked = {}
         pick = self.query("#weapon_pick")
         sb = self.statblock(self.attacker)
@@ -331,12 +377,14 @@ class AttackBase(Dialog):
             self._update_odds()
 
     def _update_odds(self) -> None:
+        self.landed = None
         try:
             text = self.odds()
         except (FormError, RuleError) as exc:
             text = Text(str(exc), style="bold")
         for w in self.query("#odds"):
             w.update(text)  # type: ignore[attr-defined]
+        self.show_on_hit()
 
     def odds(self) -> Text:
         raise NotImplementedError

@@ -1326,13 +1326,17 @@ class StartDialog(TypedInitiative):
             if ui.start_rolls:
                 widgets.append(Tick(Text("surprised"), id=f"surprised-{i}", compact=True))
                 if not (ui.companions and c.owner):  # a companion acts on its owner's initiative
-                    hint = "the die rolled at the table" if table_rolls(f, c.id) else "die rolled (optional)"
-                    widgets.append(field(placeholder=hint, id=f"init-{i}", number=True))
+                    widgets.append(field(placeholder=self.hint(c), id=f"init-{i}", number=True))
             name = literal(c.name)
             if typed is not None and any(w.id == f"init-{i}" for w in widgets):
                 yield self.shown_row(name, *widgets, slot=str(i))
             else:
                 yield Horizontal(Static(name, classes="label"), *widgets, classes="row")
+
+    def hint(self, c: Combatant) -> str:
+        """What an initiative field takes: the die or the total; the table's, or optional."""
+        what = "total" if self.typed_mode == "total" else "die"
+        return f"the table's {what}" if table_rolls(self.fight, c.id) else f"{what} (optional)"
 
     def slot(self, cid: str) -> int:
         """The position of combatant `cid`: its fields' ids are "surprised-<slot>" and "init-<slot>"."""
@@ -1374,9 +1378,9 @@ class StartDialog(TypedInitiative):
     def _mode(self) -> None:
         if self.is_mounted:
             self.refresh_shown()
-            for w in self.query("#fields Input").results(Input):
-                if (w.id or "").startswith("init-"):
-                    w.placeholder = "the total called out" if self.typed_mode == "total" else "the die rolled"
+            for i, c in enumerate(self.fight.combatants):
+                for w in self.query(f"#init-{i}").results(Input):
+                    w.placeholder = self.hint(c)
 
     def build(self) -> Command:
         f = self.fight

@@ -4,7 +4,7 @@ actions. Imported when one opens."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from msgspec.structs import replace
 from rich.text import Text
@@ -14,7 +14,6 @@ from textual.containers import Horizontal
 from textual.widgets import Checkbox, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-import engine.library as L
 from engine import RuleError
 from engine import commands as C
 from engine.commands import Command
@@ -36,6 +35,9 @@ from tui.dialogs import (
 )
 from tui.text import clean, literal
 
+if TYPE_CHECKING:
+    import engine.library as L
+
 # --- Cosmere ---------------------------------------------------------------------------------------
 
 
@@ -54,6 +56,13 @@ class CosmereAttackDialog(AttackBase):
     """One test and one damage roll against one or several targets; the choices come after the roll."""
 
     REMEMBERED = ("modifier", "damage", "type", "defense", "kind", "label", "range")
+    ON_A_HIT = ("r-dgiven",)
+
+    def dice_row(self) -> Horizontal:
+        if self.dice_first:
+            return row("Table d20", field(placeholder="the d20 rolled: 14, or 17 5", id="given"), id="r-given")
+        typed = field(placeholder="empty: the app rolls; 14, or 17 5", id="given")
+        return row("Table d20 (optional)", typed, id="r-given")
 
     def attack_types(self) -> tuple[type, ...]:
         from engine.rules.cosmere.combat import CosmereAttack
@@ -72,6 +81,8 @@ class CosmereAttackDialog(AttackBase):
         }
 
     def weapon_values(self, sb: L.Statblock, attack: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+        import engine.library as L
+
         f = L.attack_fields(sb, attack)
         widgets = {
             "modifier": str(f["modifier"]),
@@ -122,6 +133,8 @@ class CosmereAttackDialog(AttackBase):
     def fields(self) -> ComposeResult:
         from engine.rules.cosmere.combat import DEFENSES
 
+        if self.dice_first:
+            yield self.dice_row()  # the table's d20 first: who it hits shows before anything else
         yield self.weapon_row()
         yield self.attacker_row()
         first = self.default_target()  # the one picked in the tracker, else the first standing foe
@@ -160,8 +173,9 @@ class CosmereAttackDialog(AttackBase):
         yield row("More advantage", field(placeholder="(commas)", id="adv"))
         yield row("More disadvantage", field(placeholder="(commas)", id="dis"))
         yield row("Roll", Choice(MODES, id="mode"))
-        yield row("Table d20 (optional)", field(placeholder="empty: the app rolls; 14, or 17 5", id="given"))
-        yield row("Table damage dice", field(placeholder="each die: 6, or 3 5", id="damage_given"))
+        if not self.dice_first:
+            yield self.dice_row()
+        yield row("Table damage dice", field(placeholder="each die: 6, or 3 5", id="damage_given"), id="r-dgiven")
 
     def box(self, kind: str, cid: str) -> Tick | None:
         """The target box ("t") or cannot-sense box ("u") of combatant `cid`, if it has one."""
@@ -242,6 +256,7 @@ class CosmereAttackDialog(AttackBase):
             if not o.can_graze:
                 t.append(", no graze", style="dim")
             t.append_text(self.sources_text(o.advantages, o.disadvantages))
+        t.append_text(self.landing())
         t.append_text(self.no_damage_note(cmd.damage))
         if cmd.ally:
             t.append("\nnext to ")
@@ -249,17 +264,50 @@ class CosmereAttackDialog(AttackBase):
             t.append(": the stakes are raised (plot die); on a miss a Complication may graze them", style="dim")
         return t
 
-    def action_submit(self) -> None:
+    def dry_run(self, cmd: Any) -> tuple[Any, ...]:
+        """The attack's events as the typed dice leave them, without the after-roll choices."""
         from engine import apply
+
+        _, events = apply(self.fight, replace(cmd, graze=(), critical=False))
+        return events
+
+    def landing(self) -> Text:
+        """Whom the typed d20 hits, shown before the damage dice are asked for (only if it hits or
+        may graze: otherwise the attack goes with no damage roll)."""
+        from engine.rules.cosmere.combat import CosmereAttackRolled, TargetResult
+
+        cmd = self.build()
+        if cmd.given is None:
+            return Text("")
+        events = self.dry_run(replace(cmd, damage_given=None))
+        rolled = next((e for e in events if isinstance(e, CosmereAttackRolled)), None)
+        self.landed = rolled is not None and rolled.damage is not None
+        t = Text(f"\nThe table's roll {rolled.test.total if rolled else '?'}: ")
+        for i, r in enumerate(e for e in events if isinstance(e, TargetResult)):
+            if i:
+                t.append(", ")
+            t.append_text(literal(r.target_name))
+            t.append(" ")
+            t.append(r.outcome.upper(), style="bold reverse")
+        if table_rolls(self.fight, self.attacker) and cmd.damage:
+            then = "type the damage dice" if self.landed else "no damage: enter sends it"
+            t.append(f" · {then}", style="bold")
+        return t
+
+    def action_submit(self) -> None:
         from engine.rules.cosmere.combat import CosmereAttackRolled, TargetResult
 
         try:
             self.require_table_dice()
             cmd = self.build()
             # a dry run without the choices (like outcome_preview), keeping the damage roll to show it
-            _, events = apply(self.fight, replace(cmd, graze=(), critical=False))  # type: ignore[type-var]
-            if any(isinstance(e, CosmereAttackRolled) and e.damage is not None for e in events):
-                self.require_dice(self.attacker, "damage", "damage_given")  # the table rolls it too
+            events = self.dry_run(cmd)
+            damage = any(isinstance(e, CosmereAttackRolled) and e.damage is not None for e in events)
+            if damage and not self.value("damage_given").strip() and table_rolls(self.fight, self.attacker):
+                self.landed = True
+                self.show_on_hit()
+                self.query_one("#damage_given", Input).focus()
+                raise FormError(f"It hits (or may graze): now type the damage dice rolled ({cmd.damage}).")
         except (FormError, RuleError) as exc:
             self.show_error(str(exc))
             return

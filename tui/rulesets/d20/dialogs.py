@@ -12,7 +12,6 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
-import engine.library as L
 from engine import commands as C
 from engine.commands import Command
 from engine.state import Combatant, Due, Fight
@@ -35,6 +34,7 @@ from tui.dialogs import (
 from tui.text import literal
 
 if TYPE_CHECKING:
+    import engine.library as L
     from tui.main import MainScreen
 
 
@@ -64,10 +64,19 @@ class D20AttackDialog(AttackBase):
     """An attack roll, a Shield Bash, or a grapple / shove."""
 
     REMEMBERED = ("bonus", "ability", "proficient", "label", "damage", "mod", "type", "kind", "use")
+    ON_A_HIT = ("r-dgiven",)
+
+    def dice_row(self) -> Horizontal:
+        if self.dice_first:
+            return row("Table d20", field(placeholder="the d20 rolled: 14, or 20 9", id="given"), id="r-given")
+        typed = field(placeholder="empty: the app rolls; 14, or 20 9", id="given")
+        return row("Table d20 (optional)", typed, id="r-given")
 
     def fields(self) -> ComposeResult:
         kinds: list[tuple[str | Text, str]] = [("Attack", "attack"), ("Shield Bash (bonus action)", "bash")]
         kinds += [("Grapple", "grapple"), ("Shove prone", "prone"), ("Shove 5 ft", "push")]
+        if self.dice_first:
+            yield self.dice_row()  # the table's d20 first: hit or miss shows before anything else
         yield self.weapon_row()
         yield self.attacker_row()
         yield row("Target", Choice(self._targets(), self.default_target(), id="target"))
@@ -116,7 +125,8 @@ class D20AttackDialog(AttackBase):
         yield row("More disadvantage", field(placeholder="darkness, ... (commas)", id="dis"), id="r-dis")
         yield row("Roll", Choice(MODES, id="mode"), id="r-mode")
         yield row("Their bonus", field("0", id="target_bonus", number=True), id="r-tbonus")
-        yield row("Table d20 (optional)", field(placeholder="empty: the app rolls; 14, or 20 9", id="given"))
+        if not self.dice_first:
+            yield self.dice_row()
         yield row("Table damage dice", field(placeholder="each die: 6, or 3 5", id="damage_given"), id="r-dgiven")
         yield row("Their table d20", field(placeholder="the target's d20 (optional)", id="target_given"), id="r-tgiven")
 
@@ -156,6 +166,8 @@ class D20AttackDialog(AttackBase):
             self._show_rows()  # a statblock attack sets What back to Attack
 
     def weapon_values(self, sb: L.Statblock, attack: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+        import engine.library as L
+
         f = L.attack_fields(sb, attack)
         ability = f.get("ability", "")
         found = self.query("#use")  # not there yet while the dialog is being composed
@@ -211,16 +223,48 @@ class D20AttackDialog(AttackBase):
             return
         if self.value("damage_given").strip():
             return
-        from engine import apply
-        from engine.rules.d20.combat import AttackRolled, D20Attack
+        from engine.rules.d20.combat import D20Attack
 
         cmd = self.attack()
         if isinstance(cmd, D20Attack) and not cmd.damage:
             return
-        # the d20 typed decides whether damage is rolled at all: a dry run tells (the engine is pure)
+        # the d20 typed decides whether damage is rolled at all: a dry run tells (the engine is pure);
+        # a miss goes with no damage asked for
+        rolled = self.dry_run(cmd)
+        if rolled is not None and rolled.outcome != "miss":
+            self.landed = True
+            self.show_on_hit()
+            self.query_one("#damage_given", Input).focus()
+            what = "critical: every damage die twice" if rolled.outcome == "critical" else "a hit"
+            dice = cmd.damage if isinstance(cmd, D20Attack) else "the bash's"
+            raise FormError(f"{what.capitalize()}: now type the damage dice rolled ({dice}).")
+
+    def dry_run(self, cmd: Command) -> Any | None:
+        """The attack as the typed die leaves it (its AttackRolled), without doing it."""
+        from engine import apply
+        from engine.rules.d20.combat import AttackRolled
+
         _, events = apply(self.fight, cmd)
-        if any(isinstance(e, AttackRolled) and e.outcome != "miss" for e in events):
-            self.require_dice(self.attacker, "damage", "damage_given")
+        return next((e for e in events if isinstance(e, AttackRolled)), None)
+
+    def landing(self, cmd: Any) -> Text:
+        """The typed d20's hit or miss (and critical), shown before anything else is asked for."""
+        if cmd.given is None:
+            return Text("")
+        rolled = self.dry_run(replace(cmd, damage_given=None))
+        if rolled is None:
+            return Text("")
+        self.landed = rolled.outcome != "miss"
+        then = ""
+        if table_rolls(self.fight, self.attacker) and getattr(cmd, "damage", "x"):
+            if rolled.outcome == "critical":
+                then = "type the damage dice, every die twice"
+            elif self.landed:
+                then = "type the damage dice"
+            else:
+                then = "no damage: enter sends it"
+        outcome = "critical hit" if rolled.outcome == "critical" else rolled.outcome
+        return self.landing_text(f"{rolled.roll.total} (d20 {rolled.natural})", f"AC {rolled.ac}", outcome, then)
 
     def extra_parts(self) -> tuple[tuple[str, str], ...]:
         """The chosen statblock attack's damage parts of another type (dealt as their own Damage)."""
@@ -231,6 +275,7 @@ class D20AttackDialog(AttackBase):
     def build(self) -> Command | list[Command]:
         """The attack; with a statblock attack's parts of another type, a dry run decides whether it
         hits, and each part follows as its own Damage (doubled dice on a critical)."""
+        import engine.library as L
         from engine import apply
         from engine.rules.d20.combat import AttackRolled
 
@@ -335,6 +380,7 @@ class D20AttackDialog(AttackBase):
             if tired:
                 t.append(f" (Exhaustion -{tired})", style="dim")
         t.append_text(self.sources_text(p.advantages, p.disadvantages))
+        t.append_text(self.landing(cmd))
         if isinstance(cmd, D20Attack):
             t.append_text(self.no_damage_note(cmd.damage))
             extra = " + ".join(f"{d} {typ}".strip() for d, typ in self.extra_parts())

@@ -11,7 +11,6 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
-import engine.library as L
 from engine import commands as C
 from engine.commands import Command
 from tui.dialogs import (
@@ -43,6 +42,7 @@ class ActivityDialog(Dialog):
         return t
 
     def fields(self) -> ComposeResult:
+        import engine.library as L
         from engine.rules.ninephase import catalog as K
 
         f = self.fight
@@ -139,6 +139,8 @@ class ActivityDialog(Dialog):
 
     def _statblock_activity(self, oid: str) -> dict[str, Any] | None:
         """The Activity fields of the statblock activity picked (its Speed Factor already in `earliest`)."""
+        import engine.library as L
+
         if not oid.startswith("sb:"):
             return None
         sb = L.statblock_of(self.fight.ruleset, self.target)

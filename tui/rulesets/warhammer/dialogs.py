@@ -3,14 +3,14 @@ Willpower test. Imported when one opens."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from msgspec.structs import replace
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.widgets import Static
+from textual.containers import Horizontal
+from textual.widgets import Input, Static
 
-import engine.library as L
 from engine import RuleError
 from engine import commands as C
 from engine.commands import Command
@@ -31,6 +31,9 @@ from tui.dialogs import (
 )
 from tui.text import literal, span
 
+if TYPE_CHECKING:
+    import engine.library as L
+
 # --- Warhammer -------------------------------------------------------------------------------------
 
 
@@ -48,8 +51,15 @@ class WarhammerAttackDialog(AttackBase):
     DICE = "given_attack"
     REMEMBERED = ("weapon", "kind", "skill", "damage", "impale")
     LABEL = "weapon"
+    ON_A_HIT = ("r-gdamage", "r-gcritical")
+
+    def dice_row(self) -> Horizontal:
+        hint = "the d100 rolled: 34" if self.dice_first else "empty: the app rolls"
+        return row("Table d100 attack", field(placeholder=hint, id="given_attack"), id="r-gattack")
 
     def weapon_values(self, sb: L.Statblock, attack: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+        import engine.library as L
+
         f = L.attack_fields(sb, attack)
         widgets = {
             "weapon": f["weapon"],
@@ -78,6 +88,8 @@ class WarhammerAttackDialog(AttackBase):
     def fields(self) -> ComposeResult:
         from engine.rules.warhammer.combat import OPTIONS
 
+        if self.dice_first:
+            yield self.dice_row()  # the table's d100 first: hit or miss shows before anything else
         yield self.weapon_row()
         yield self.attacker_row()
         yield row("Target", Choice(self._targets(), self.default_target(), id="target"))
@@ -100,10 +112,11 @@ class WarhammerAttackDialog(AttackBase):
         yield row("Defender aware", Choice(AWARE, None, id="aware"))
         yield row("Defence", Choice([("none", "")], id="defence"))
         yield row("Defence modifier", field("0", id="defence_modifier", number=True))
-        yield row("Table d100 attack", field(placeholder="empty: the app rolls", id="given_attack"))
+        if not self.dice_first:
+            yield self.dice_row()
         yield row("Table d100 defence", field(placeholder="(optional)", id="given_defence"))
-        yield row("Table d10 damage", field(placeholder="(optional)", id="given_damage"))
-        yield row("Table d100 critical", field(placeholder="(optional)", id="given_critical"))
+        yield row("Table d10 damage", field(placeholder="(optional)", id="given_damage"), id="r-gdamage")
+        yield row("Table d100 critical", field(placeholder="(optional)", id="given_critical"), id="r-gcritical")
 
     def _base(self) -> Any:
         from engine.rules.warhammer.combat import Attack
@@ -161,7 +174,34 @@ class WarhammerAttackDialog(AttackBase):
         shut = [f"{w}: {why}" for w, _, why in defence_choices(self.fight, cmd) if why]
         if shut:
             t.append("\n" + "; ".join(shut), style="dim")
+        t.append_text(self.landing())
         return t
+
+    def landing(self) -> Text:
+        """What the typed d100 did (hit, critical, fumble, miss), before the damage die is asked for."""
+        from engine.rules.warhammer.combat import preview_attack
+
+        cmd = self.build()
+        if cmd.given_attack is None:
+            return Text("")
+        report, _ = preview_attack(self.fight, replace(cmd, given_damage=None, given_critical=None))
+        self.landed = report.hit and not report.cancelled
+        outcome = "critical" if report.hit and report.critical else "hit" if report.hit else "miss"
+        if report.fumble:
+            outcome = "fumble"
+        if report.cancelled:
+            outcome += ", the defence cancels it"
+        then = ""
+        if self.attacker and self._table():
+            then = "type the d10 damage die" if self.landed else "no damage: enter sends it"
+            if self.landed and report.critical_total is not None:
+                then += " and the d100 critical"
+        return self.landing_text(f"{report.roll} (SL {report.sl:+d})", f"{report.need}", outcome, then)
+
+    def _table(self) -> bool:
+        from tui.dialogs import table_rolls
+
+        return table_rolls(self.fight, self.attacker)
 
     def build(self) -> Command:
         return replace(
@@ -174,9 +214,27 @@ class WarhammerAttackDialog(AttackBase):
         )
 
     def require_table_dice(self) -> None:
+        from engine.rules.warhammer.combat import preview_attack
+
         super().require_table_dice()
         if self.choice("defence"):  # the defender's test is rolled by its own side
             self.require_dice(self.choice("target") or "", "defence", "given_defence")
+        if not self._table():
+            return
+        # the typed d100 decides whether the damage die (and the critical) are rolled at all
+        cmd = self.build()
+        report, _ = preview_attack(self.fight, cmd)
+        if not report.hit or report.cancelled:
+            return  # a miss goes with no damage asked for
+        self.landed = True
+        self.show_on_hit()
+        for wid, needed, what in (
+            ("given_damage", True, "the d10 damage die"),
+            ("given_critical", report.critical_total is not None, "the d100 critical roll"),
+        ):
+            if needed and not self.value(wid).strip():
+                self.query_one(f"#{wid}", Input).focus()
+                raise FormError(f"A hit: now type {what} rolled.")
 
     def action_submit(self) -> None:
         from engine.rules.warhammer.combat import preview_attack
