@@ -175,6 +175,10 @@ DAMAGE_TYPES = frozenset(
     + ("radiant", "slashing", "thunder")
 )
 _PHYSICAL = ("bludgeoning", "piercing", "slashing")
+_LEAD = re.compile(rf"\s*(?:(?:and|or|damage|{'|'.join(sorted(DAMAGE_TYPES))})\b\s*)+", re.I)
+# a list's items: at commas and semicolons, and at an "and" before a type ("piercing and slashing"),
+# never inside the condition ("that aren't silvered and aren't adamantine")
+_ITEMS = re.compile(rf"[;,]|\band\b(?=\s+(?:{'|'.join(sorted(DAMAGE_TYPES))})\b)", re.I)
 _NOTE_LEAD = {"resist": "Resists", "vulnerable": "Vulnerable to", "immune": "Immune to"}
 
 
@@ -194,20 +198,20 @@ def damage_words(v: Any, field: str) -> DamageWords:
     items: list[str] = []
     for entry in v if isinstance(v, list) else ():
         if isinstance(entry, str):
-            items += [x.strip() for x in re.split(r"[;,]|\band\b", entry) if x.strip()]
+            items += [x.strip() for x in _ITEMS.split(entry) if x.strip()]
     types: list[str] = []
     others: list[str] = []
     limits: list[tuple[list[str], str]] = []
     for item in items:
-        words = re.findall(r"[a-z]+", item.lower())
-        named = [w for w in words if w in DAMAGE_TYPES]
+        # the types are the words the item opens with ("slashing damage from ..."); what follows is
+        # the condition, whose own words are no types ("... that aren't cold iron")
+        lead = _LEAD.match(item)
+        named = [w.lower() for w in re.findall(r"[A-Za-z]+", lead[0]) if w.lower() in DAMAGE_TYPES] if lead else []
         if not named:
             others.append(" ".join(item.split())[:40])
             continue
         types += named
-        # what follows the last type word ("damage from nonmagical attacks" -> "from nonmagical attacks")
-        tail = re.split(rf"\b{named[-1]}\b", item, maxsplit=1, flags=re.I)[-1]
-        tail = " ".join(re.sub(r"^\s*damage\b", "", tail, flags=re.I).split()).strip(" .")
+        tail = " ".join(item[lead.end() :].split()).strip(" .") if lead else ""
         if tail:
             limits.append((named, tail))
     types = list(dict.fromkeys(types))
