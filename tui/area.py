@@ -95,7 +95,7 @@ class AreaDialog(Dialog):
                 id="row-save",
             )
         on_save = [("half (rounded down)", False), ("nothing", True)]
-        takes = "A save takes" if saver is not None else "A ticked target takes"
+        takes = "A save takes" if saver is not None else "A saved target takes"
         yield row(takes, Choice(on_save, id="none"), id="row-none")
         yield Static(span("Targets (space ticks):", "bold"), classes="wide-label", id="targets-label")
         for n, c in enumerate(self.targets):
@@ -104,13 +104,15 @@ class AreaDialog(Dialog):
     def _target_row(self, n: int, c: Combatant) -> Horizontal:
         f = self.fight
         label = literal(c.name)
-        pools = ", ".join(f"{p.current}/{p.max}" for p in c.health)
+        # several tracks (nine-phase hp and grit) are named, as the damage dialog names them
+        many = len(c.health) > 1
+        pools = ", ".join(f"{p.key} {p.current}/{p.max}" if many else f"{p.current}/{p.max}" for p in c.health)
         label.append(f"  {pools}" + ("  down" if c.down else ""), style="dim")
         hit = c.id == self.who and c.id != self.source
         widgets: list = [
             Static("", classes="label mark"),  # where the focus mark goes, for the tick and the field
             Tick(label, hit, id=f"hit-{n}", compact=True),
-            Tick(Text("saved: half"), id=f"saved-{n}", classes="saved", compact=True),
+            Tick(Text("saved"), id=f"saved-{n}", classes="saved", compact=True),
         ]
         if self.saves:
             if table_rolls(f, c.id):
