@@ -29,6 +29,7 @@ from textual.widgets.option_list import Option
 
 from engine import RuleError, get_ruleset
 from engine import commands as C
+from engine import events as E
 from engine.commands import Command
 from engine.ruleset import Ruleset
 from engine.state import Combatant, Duration, Fight
@@ -895,6 +896,7 @@ class RemoveConditionDialog(Dialog):
 # --- combatants --------------------------------------------------------------------------------
 
 KINDS = [("NPC", "npc"), ("PC", "pc")]
+Stats = tuple[tuple[str, int], ...]
 SIDES = [("enemy", "enemy"), ("party", "party"), ("neutral", "neutral")]
 
 
@@ -915,10 +917,104 @@ class _CombatantForm(Dialog):
         return grid
 
     def _stats(self) -> tuple[tuple[str, int], ...]:
-        out = []
+        stats, _ = self._stats_per_copy(1)
+        return stats
+
+    # --- dice in the health fields: "5d8+5" is its average or rolled (the fight's add_health) ------
+    @functools.cached_property
+    def _seed(self) -> int:
+        """The app's own dice for rolled health (the fight's are not spent on it), fixed while the
+        dialog is open: what the note shows is what is added."""
+        import secrets
+
+        return secrets.randbits(62)
+
+    def _health_dice(self) -> dict[str, str]:
+        """Health fields holding dice: stat key -> the dice typed."""
+        keys = set(self.rules.damage_order)
+        out = {}
         for spec in self.rules.stats:
-            out.append((spec.key, parse_int(self.value(f"stat-{spec.key}"), spec.label, spec.low, spec.high)))
-        return tuple(out)
+            if spec.key in keys:
+                _, dice = number_or_dice(self.value(f"stat-{spec.key}"), spec.label, spec.low, spec.high)
+                if dice:
+                    out[spec.key] = dice
+        return out
+
+    @property
+    def health_mode(self) -> str:
+        """"fixed" (the average of typed dice, the statblock's number) or "rolled"."""
+        return str(self.choice("health")) if self.query("#health") else self.fight.setting("add_health", "fixed")
+
+    def _stats_per_copy(self, count: int) -> tuple[Stats, tuple[Stats, ...]]:
+        """The stats, and per copy the health rolled from typed dice (empty: every copy the same)."""
+        from engine.dice import Rng, roll
+
+        health = self._health_dice()
+        shared: list[tuple[str, int]] = []
+        rolled: dict[str, list[int]] = {}
+        rng = Rng(seed=self._seed)
+        for spec in self.rules.stats:
+            text = self.value(f"stat-{spec.key}")
+            dice = health.get(spec.key)
+            if not dice:
+                shared.append((spec.key, parse_int(text, spec.label, spec.low, spec.high)))
+                continue
+            if self.health_mode != "rolled":
+                value = dice_average(dice)
+            else:
+                values = []
+                for _ in range(count):
+                    r, rng = roll(dice, rng)
+                    values.append(max(1, r.total))
+                rolled[spec.key] = values
+                value = values[0]
+            if not spec.low <= value <= spec.high:
+                raise FormError(f"{spec.label}: {dice} gives {value}, outside {spec.low} to {spec.high}.")
+            shared.append((spec.key, value))
+        if count == 1 or not rolled:
+            return tuple(shared), ()
+        copies = tuple(tuple((k, v[i]) for k, v in rolled.items()) for i in range(count))
+        return tuple(shared), copies
+
+    def health_note(self, count: int) -> Text:
+        """What typed health dice give, shown before the GM confirms: "Hit points 5d8+5: rolled 31"."""
+        try:
+            health = self._health_dice()
+            if not health:
+                return Text("")
+            stats, copies = self._stats_per_copy(count)
+        except (FormError, RuleError) as exc:
+            return Text(str(exc), style="bold")
+        labels = {spec.key: spec.label for spec in self.rules.stats}
+        t = Text()
+        for key, dice in health.items():
+            if t.plain:
+                t.append("\n")
+            t.append(f"{labels[key]} {dice}: ")
+            if copies:
+                t.append("rolled " + ", ".join(str(dict(c)[key]) for c in copies), style="bold")
+            else:
+                how = "rolled" if self.health_mode == "rolled" else "average"
+                t.append(f"{how} {dict(stats)[key]}", style="bold")
+        t.append("  (ctrl+r: average or rolled)", style="dim")
+        return t
+
+    def remembered(self) -> list[Command]:
+        """Dice typed in a health field: the average-or-rolled choice is the fight's for next time."""
+        try:
+            typed = bool(self._health_dice())
+        except FormError:
+            typed = False
+        if typed and self.health_mode != self.fight.setting("add_health", "fixed"):
+            return [C.Setting("add_health", self.health_mode)]
+        return []
+
+    def action_health(self) -> None:
+        self.query_one("#health", Choice).action_move(1)
+        self._dice_shown()
+
+    def _dice_shown(self) -> None:
+        """The health choice and the note follow what the fields hold (hooked by each form)."""
 
     def _extra_fields(self, c: Combatant | None) -> ComposeResult:
         ui = self.ui
@@ -987,10 +1083,25 @@ class AddDialog(_CombatantForm):
     def heading(self) -> Text:
         return Text(f"Add combatants ({self.rules.title})")
 
+    @property
+    def joins(self) -> bool:
+        """Added to a fight under way in a ruleset with initiative: it is asked for (or rolled)."""
+        f = self.fight
+        return f.started and not f.ended and self.rules.has_initiative
+
     def fields(self) -> ComposeResult:
         yield row("Name", field(placeholder="Goblin, or search the library: gob x4", id="name"))
         yield OptionList(id="library")
         yield Static(id="library-note")
+        if self.joins:
+            # the fight is under way: the newcomer's place in the order, the first field after the name
+            mode = self.fight.setting("init_typed", "die")
+            yield row(
+                "Initiative",
+                field(placeholder="empty: rolled; 14, or one each", id="join_init"),
+                Choice([("die", "die"), ("total", "total")], mode, id="join_typed"),
+                id="r-join",
+            )
         health = self.fight.setting("add_health", "fixed")
         ch = Choice(HEALTH_MODES, health, id="health")
         ch.can_focus = False  # ctrl+r (or a click) changes it: the tab order stays as it was
@@ -1031,10 +1142,10 @@ class AddDialog(_CombatantForm):
     def _custom_values(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for w in self.query("Input").results(Input):
-            if w.id not in ("name", "count"):
+            if w.id not in ("name", "count", "join_init"):  # its initiative is the moment's, not its own
                 out[w.id or ""] = w.value
         for c in self.query(Choice).results(Choice):
-            if c.id not in ("health", "owner"):  # a library companion is still the library's
+            if c.id not in ("health", "owner", "join_typed"):  # a library companion is still the library's
                 out[c.id or ""] = c.value
         return out
 
@@ -1080,7 +1191,14 @@ class AddDialog(_CombatantForm):
 
         entry = self._picked()
         dice = L.kind_of(entry.statblock).health_dice(entry.statblock) if entry is not None else ""
-        self.query_one("#r-health").display = bool(dice)  # nothing to roll: no choice to offer
+        typed = Text("") if entry is not None else self.health_note(self._count_or_one())
+        # nothing to roll: no choice to offer; the choice's words follow what is rolled
+        ch = self.query_one("#health", Choice)
+        want = HEALTH_MODES if entry is not None else HEALTH_DICE
+        if ch.options != want:
+            ch.options = list(want)
+            ch.refresh()
+        self.query_one("#r-health").display = bool(dice) or bool(typed.plain)
         t = Text()
         if self._library_problem:
             t.append(self._library_problem + "\n", style="bold")
@@ -1092,6 +1210,11 @@ class AddDialog(_CombatantForm):
             t.append(" from the library, with its attacks; change a field below for your own", style="dim")
         elif self._shown and self._custom_edited():
             t.append("a new combatant (a field below was changed)", style="dim")
+        for extra in (typed, self._join_note()):
+            if extra.plain:
+                if t.plain:
+                    t.append("\n")
+                t.append_text(extra)
         note = self.query_one("#library-note", Static)
         note.update(t)
         note.display = bool(t.plain)
@@ -1119,9 +1242,72 @@ class AddDialog(_CombatantForm):
         if ol.option_count:
             ol.highlighted = max(0, min(ol.option_count - 1, (ol.highlighted or 0) + delta))
 
-    def action_health(self) -> None:
-        self.query_one("#health", Choice).action_move(1)
+    def _dice_shown(self) -> None:
         self._note()
+
+    def remembered(self) -> list[Command]:
+        out = super().remembered()
+        if self.query("#join_typed") and self.value("join_init").strip():
+            mode = self.choice("join_typed")
+            if mode != self.fight.setting("init_typed", "die"):
+                out.append(C.Setting("init_typed", mode))
+        return out
+
+    def _count_or_one(self) -> int:
+        try:
+            return self._count()
+        except FormError:
+            return 1
+
+    def _join_initiative(self, count: int) -> tuple[C.Initiative, ...] | None:
+        """What the newcomers join the order with: typed (one for all, or one per copy), else rolled
+        by the ruleset, one each. None: not asked (before the start, a companion, no initiative)."""
+        owner = self.choice("owner") if self.query("#owner") else ""
+        if not self.query("#join_init") or owner:
+            return None
+        text = self.value("join_init").strip()
+        if not text:
+            return (C.Initiative(),)  # the ruleset rolls for each copy, in the same command
+        parts = [p for p in re.split(r"[\s,]+", text) if p]
+        if len(parts) not in (1, count):
+            raise FormError(f"Initiative: one for all, or one for each of the {count} ({len(parts)} given).")
+        mode = self.choice("join_typed")
+        label = "Initiative total" if mode == "total" else "Initiative die"
+        out = []
+        for p in parts:
+            given = typed_initiative(p, mode, label)
+            assert given is not None  # parts are never empty
+            out.append(given)
+        return tuple(out)
+
+    def _join_note(self) -> Text:
+        """The initiative each newcomer gets and where it goes, worked out by a dry run of the one
+        command enter sends (rolled ones included: the engine is pure, so they fall the same)."""
+        if not self.query("#join_init") or not self.is_mounted:
+            return Text("")
+        from engine import apply
+
+        try:
+            cmds = self.build()
+            cmd = cmds if isinstance(cmds, Command) else cmds[0]
+            _, events = apply(self.fight, cmd)
+        except (FormError, RuleError) as exc:
+            return Text(str(exc), style="bold") if self.value("join_init").strip() else Text("")
+        rolled = [e for e in events if isinstance(e, E.InitiativeRolled)]
+        if not rolled:
+            return Text("")
+        unit = initiative_unit(self.ui)
+        t = Text("Initiative: ")
+        for i, e in enumerate(rolled[:6]):
+            if i:
+                t.append(", ")
+            t.append_text(literal(e.name))
+            t.append(f" {unit} {e.value:+d}" if unit else f" {e.value}", style="bold")
+        if len(rolled) > 6:
+            t.append(f", +{len(rolled) - 6} more")
+        how = "typed" if self.value("join_init").strip() else "rolled"
+        t.append(f" ({how}; placed in the order)", style="dim")
+        return t
 
     def _count(self) -> int:
         _, suffix = split_count(self.value("name"))
@@ -1139,12 +1325,16 @@ class AddDialog(_CombatantForm):
         name, _ = split_count(self.value("name"))
         if not name:
             raise FormError("Give the combatant a name.")
+        count = self._count()
+        stats, copies = self._stats_per_copy(count)
         return C.AddCombatant(
             name,
             kind=self.choice("kind"),
             side=self.choice("side"),
-            stats=self._stats(),
-            count=self._count(),
+            stats=stats,
+            count=count,
+            copies=copies,
+            initiative=self._join_initiative(count),
             owner=owner or "",
             flags=words(self.value("flags")),
             resist=words(self.value("resist")) if self.query("#resist") else (),
@@ -1155,17 +1345,17 @@ class AddDialog(_CombatantForm):
     def _from_library(self, sb: Any, owner: str) -> list[Command]:
         """The one AddCombatant of the copies (each keeps the statblock), and the health setting
         when the GM changed it: the fight remembers it for the next add."""
-        import secrets
-
         import engine.library as L
         from engine.dice import Rng
 
         mode = self.choice("health")
+        count = self._count()
         # the rolled numbers go into the command, so a replay never rerolls; a seed of the app's own
-        # (the fight's dice are not spent on it)
-        cmd, _ = L.to_add(sb, self._count(), mode, Rng(seed=secrets.randbits(62)))
+        # (the fight's dice are not spent on it), the same while the dialog is open
+        cmd, _ = L.to_add(sb, count, mode, Rng(seed=self._seed))
         if owner:
             cmd = replace_struct(cmd, owner=owner)
+        cmd = replace_struct(cmd, initiative=self._join_initiative(count))
         out: list[Command] = [cmd]
         if mode != self.fight.setting("add_health", "fixed"):
             out.append(C.Setting("add_health", mode))
@@ -1173,6 +1363,7 @@ class AddDialog(_CombatantForm):
 
 
 class EditDialog(_CombatantForm):
+    BINDINGS = [Binding("ctrl+r", "health", show=False, id="library_health")]
     OK = "Save"
 
     def heading(self) -> Text:
@@ -1187,6 +1378,13 @@ class EditDialog(_CombatantForm):
         yield row("PC or NPC", Choice(KINDS, c.kind, id="kind"))
         yield row("Side", Choice(SIDES, c.side, id="side"))
         yield self._stat_grid(dict(c.stats))
+        # dice typed in a health field (5d8+5): its average or rolled, as the add dialog does
+        ch = Choice(HEALTH_DICE, self.fight.setting("add_health", "fixed"), id="health")
+        ch.can_focus = False  # ctrl+r (or a click) changes it: the tab order stays as it was
+        r = row("Health (ctrl+r)", ch, id="r-health")
+        r.display = False
+        yield r
+        yield Static(id="dice-note", classes="wide-label")
         yield from self._extra_fields(c)
         kept = L.statblock_of(self.fight.ruleset, c)
         # the statblock's own name ("Goblin", not "Goblin 3"): saving it again replaces that entry
@@ -1211,7 +1409,7 @@ class EditDialog(_CombatantForm):
             cmd = self.build()
             changed = any(getattr(cmd, f) is not None for f in cmd.__struct_fields__ if f != "who")
             if changed or not save:
-                self.fracas.commit(cmd, announce=self.ANNOUNCE)
+                self.fracas.commit([cmd, *self.remembered()], announce=self.ANNOUNCE)
             if save:
                 rid = self.fight.ruleset
                 sb = S.save_combatant(rid, self.fight.get(self.who), name=name)
@@ -1221,6 +1419,15 @@ class EditDialog(_CombatantForm):
             self.show_error(str(exc))
             return
         self.dismiss()
+
+    @on(Input.Changed)
+    def _dice_shown(self) -> None:
+        """Dice in a health field: the average-or-rolled choice shows, and what they give."""
+        if not self.is_mounted:
+            return
+        note = self.health_note(1)
+        self.query_one("#r-health").display = bool(note.plain)
+        self.query_one("#dice-note", Static).update(note)
 
     def build(self) -> C.EditCombatant:
         c = self.target
