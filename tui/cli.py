@@ -396,8 +396,7 @@ def _demo(args: argparse.Namespace) -> int:
         _playable(args.rules)  # the app must know the ruleset before a file is made (or replaced)
     # the ruleset's one demo copy, replaced (saves/demo.py); older piles of copies go to the trash
     session, notes = start_demo(args.rules, seed, args.dir)
-    for note in notes:
-        print(terminal_safe(note), file=sys.stderr)
+    session.notices.extend(notes)  # shown by the app once it is on screen (stderr would be hidden)
     return _run_app(session)
 
 
