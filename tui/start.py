@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on, work
@@ -19,7 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Input, LoadingIndicator, OptionList, Static
+from textual.widgets import Button, Checkbox, Input, LoadingIndicator, OptionList, Static
 from textual.widgets.option_list import Option
 
 from engine import REGISTRY, RuleError, get_ruleset
@@ -198,6 +198,9 @@ class StartScreen(Screen[None]):
                 yield OptionList(*[Option(rs.title, id=rid) for rid, rs in self._playable()], id="rules")
                 with Vertical(id="new-fields"):
                     yield Input(placeholder="Name of the fight", id="fight-name", compact=True)
+                    # the roster's PCs join a new fight at once (issue 13: a fight of the party
+                    # and a few foes in a handful of keys); shown only when there is a roster
+                    yield Checkbox("Add the party", True, id="with-party", compact=True)
                     yield Button("Create", id="create", variant="primary", compact=True)
             yield Static(Text("Demo fights (a fresh copy, replacing the last one)"), classes="section")
             from saves.demo import has_demo
@@ -227,6 +230,8 @@ class StartScreen(Screen[None]):
         return NAMES.get(rid, "demo")
 
     def on_mount(self) -> None:
+        self._party: tuple[Any, ...] = ()
+        self._show_party(DEFAULT)
         self.query_one("#rules", OptionList).highlighted = 0
         self.query_one("#demos", OptionList).highlighted = 0
         self.action_reload()
@@ -352,6 +357,26 @@ class StartScreen(Screen[None]):
     def _rules_chosen(self) -> None:
         self.query_one("#fight-name", Input).focus()
 
+    @on(OptionList.OptionHighlighted, "#rules")
+    def _rules_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self._show_party(event.option.id or DEFAULT)
+
+    def _show_party(self, rid: str) -> None:
+        """The tick names the roster's PCs of the ruleset picked; no roster (or one that cannot be
+        read: the party dialog says why, in the fight), no tick."""
+        from saves import library as S
+        from saves.errors import SaveError
+
+        try:
+            members = S.read_party(rid)
+        except (RuleError, SaveError, OSError):
+            members = ()
+        tick = self.query_one("#with-party", Checkbox)
+        tick.display = bool(members)
+        names = ", ".join(m.name for m in members[:4]) + (", ..." if len(members) > 4 else "")
+        tick.label = Text(f"Add the party ({names})")
+        self._party = members
+
     @on(Input.Submitted, "#fight-name")
     @on(Button.Pressed, "#create")
     def _create_new(self) -> None:
@@ -359,8 +384,10 @@ class StartScreen(Screen[None]):
         opt = ol.highlighted_option
         rid = opt.id if opt is not None and opt.id else DEFAULT
         name = self.query_one("#fight-name", Input).value.strip() or f"New {get_ruleset(rid).title} fight"
+        tick = self.query_one("#with-party", Checkbox)
+        party = list(self._party) if tick.display and tick.value else []
         self._busy(True)
-        self._create(rid, name, demo=False)
+        self._create(rid, name, demo=False, party=party)
 
     @on(OptionList.OptionSelected, "#demos")
     def _demo_chosen(self, event: OptionList.OptionSelected) -> None:
@@ -377,7 +404,7 @@ class StartScreen(Screen[None]):
             self._create(event.option.id, "", demo=True)
 
     @work(thread=True, exclusive=True, group="open")
-    def _create(self, rid: str, name: str, demo: bool) -> None:
+    def _create(self, rid: str, name: str, demo: bool, party: list[Any] | None = None) -> None:
         from engine import new_fight
         from saves import default_dir
         from saves.session import Session
@@ -396,6 +423,15 @@ class StartScreen(Screen[None]):
         except Exception as exc:  # SaveError, RuleError (a bad name), OSError: all one line
             self.app.call_from_thread(self._failed, str(exc))
             return
+        if party:
+            from tui.party import party_commands
+
+            try:
+                for cmd in party_commands(session.state, party):
+                    session.apply(cmd)
+                notes.append(f"The party joined: {', '.join(m.name for m in party)}.")
+            except Exception as exc:  # the fight is made and saved; the party can still be added (A)
+                notes.append(f"The party could not be added ({clean(str(exc))}); A adds it.")
         self.app.call_from_thread(self._opened, session, " ".join(notes))
 
     def _opened(self, session: Session, note: str) -> None:
