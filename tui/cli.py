@@ -99,6 +99,7 @@ def _parser(library: bool = False) -> argparse.ArgumentParser:
     n.add_argument("rules", help="cosmere, ninephase, d20 or warhammer")
     n.add_argument("name", nargs="?", default="New fight")
     n.add_argument("--dir", type=Path, default=None)
+    n.add_argument("--party", action="store_true", help="the ruleset's party roster joins the fight")
 
     s = sub.add_parser("script", help="apply commands from a JSON Lines file and print the final state")
     s.add_argument("file", type=Path, help="JSON Lines of commands ('-' for standard input)")
@@ -401,12 +402,24 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _new(args: argparse.Namespace) -> int:
-    from engine import new_fight
+    from engine import RuleError, new_fight
     from saves.session import Session
 
     fight = new_fight(args.rules, args.name, int.from_bytes(os.urandom(4)) >> 1)
     _playable(fight.ruleset)  # the engine knows it: the app must too, before a file is made
+    members: list[Any] = []
+    if args.party:
+        from saves import library as S
+
+        members = list(S.read_party(fight.ruleset))  # a roster that cannot be read: one line, no file
+        if not members:
+            raise RuleError(f"No {fight.ruleset} party yet: `fracas party import FILE`, or write back from a fight.")
     session = Session.create(_fresh_path(args.dir, args.name), fight)
+    if members:
+        from tui.party import party_commands
+
+        for cmd in party_commands(session.state, members):
+            session.apply(cmd)
     return _run_app(session)
 
 
