@@ -85,9 +85,23 @@ def _plain(v: Any) -> str:
     return str(v)
 
 
+def _whole(value: msgspec.Struct) -> bool:
+    """Fields that are numbers with numbers as defaults (one may be unset: Warhammer's Initiative):
+    a set of scores, not optional extras such as d20's save bonuses (all unset by default)."""
+    defaults = [f.default for f in msgspec.structs.fields(value)]
+    ints = sum(type(d) is int for d in defaults)
+    return ints > 0 and ints + defaults.count(None) == len(defaults) and ints * 2 > len(defaults)
+
+
 def _show(sb: L.Statblock) -> list[str]:
     lines = [f"{sb.name}" + (f" ({sb.type})" if sb.type else "")]
     table = L.to_table(sb)
+    for f in msgspec.structs.fields(sb):
+        value = getattr(sb, f.name)
+        if isinstance(value, msgspec.Struct) and _whole(value):
+            # a set of scores read as a whole (abilities, characteristics): those left at their
+            # default are shown too ("wis 10"), else a GM reads them as missing
+            table[f.name] = {k: v for k, v in msgspec.structs.asdict(value).items() if v is not None}
     for key in ("name", "type", "attacks", "weapons", "activities", "note"):
         table.pop(key, None)
     lines += [f"  {k}: {_plain(v)}" for k, v in table.items()]
