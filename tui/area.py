@@ -70,23 +70,16 @@ class AreaDialog(Dialog):
         return t + self.table_note(self.source)
 
     def fields(self) -> ComposeResult:
+        # in the order a GM fills them (and tab follows the screen): what it deals, the save, who is
+        # hit; then what is usually right already (what it is, who made it, the track, a save's share)
         f = self.fight
         saver = AREA_SAVES.get(f.ruleset)
         yield row("Damage or heal", Choice([("damage", "damage"), ("heal", "heal")], id="mode"))
         yield row("Amount", field(placeholder="a number, or dice: 8d6", id="amount"))
         yield row("Table dice (optional)", field(placeholder="the dice rolled at the table: 4 6 1", id="given"))
         yield row("Damage type", field(placeholder="fire, cold, ... (optional)", id="type"), id="row-type")
-        yield row("What (optional)", field(placeholder="Fireball, a channel's blast, ...", id="label"))
-        by = combatant_options(f, "nobody (a trap, a hazard)", standing_first=True)
-        yield row("By", Choice(by, self.source, id="by"))
-        rs = self.rules
-        if any(len(c.health) > 1 for c in self.targets):
-            order = rs.damage_order
-            opts: list[tuple[str | Text, str]] = [(f"default: {' then '.join(order)}", "")]
-            opts += [(f"{k} first", k) for k in order]
-            yield row("Track", Choice(opts, id="pool"))
         if saver is not None:
-            opts = [("no save", "")] + [(saver.name(k), k) for k in saver.keys]
+            opts: list[tuple[str | Text, str]] = [("no save", "")] + [(saver.name(k), k) for k in saver.keys]
             yield row(
                 "Save for half",
                 Choice(opts, saver.keys[0] if saver.keys else "", id="save"),
@@ -94,12 +87,20 @@ class AreaDialog(Dialog):
                 field(placeholder="the save's DC", id="dc", number=True),
                 id="row-save",
             )
-        on_save = [("half (rounded down)", False), ("nothing", True)]
-        takes = "A save takes" if saver is not None else "A saved target takes"
-        yield row(takes, Choice(on_save, id="none"), id="row-none")
         yield Static(span("Targets (space ticks):", "bold"), classes="wide-label", id="targets-label")
         for n, c in enumerate(self.targets):
             yield self._target_row(n, c)
+        yield row("What (optional)", field(placeholder="Fireball, a channel's blast, ...", id="label"))
+        by = combatant_options(f, "nobody (a trap, a hazard)", standing_first=True)
+        yield row("By", Choice(by, self.source, id="by"))
+        if any(len(c.health) > 1 for c in self.targets):
+            order = self.rules.damage_order
+            tracks: list[tuple[str | Text, str]] = [(f"default: {' then '.join(order)}", "")]
+            tracks += [(f"{k} first", k) for k in order]
+            yield row("Track", Choice(tracks, id="pool"))
+        on_save = [("half (rounded down)", False), ("nothing", True)]
+        takes = "A save takes" if saver is not None else "A saved target takes"
+        yield row(takes, Choice(on_save, id="none"), id="row-none")
 
     def _target_row(self, n: int, c: Combatant) -> Horizontal:
         f = self.fight
