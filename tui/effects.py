@@ -41,10 +41,14 @@ class KeptConditionDialog(ConditionDialog):
 
     def fields(self) -> ComposeResult:
         options = casters(self.fight)
+        placed = not options
         for widget in super().fields():
             yield widget
-            if options and widget.id == "catalog":  # right under the condition's name
+            if not placed and widget.id == "catalog":  # right under the condition's name
+                placed = True
                 yield row("Kept up by", Choice(options, "", id="through"))
+        if not placed:  # the dialog's fields changed: still offered, last
+            yield row("Kept up by", Choice(options, "", id="through"))
 
     def build(self) -> Command:
         cmd = super().build()
