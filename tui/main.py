@@ -415,6 +415,8 @@ class MainScreen(Screen[None]):
         if action in SOME and not self.ui.has(action):
             return
         why = next((a.reason for a in self.rules.actions(f) if a.key == action and not a.available), "")
+        if not why and action == "area":  # the app's own action: the engine has no row for it
+            why = "Nobody in the fight has a health track to damage or heal."
         if why:
             event.stop()
             self.fracas.tell(why, inline=False)

@@ -8,7 +8,19 @@ from textual.widgets import Input
 
 from engine import commands as C
 from engine import events as E
-from tests.tui.support import app_on, demo_session, dialog_error, main_screen, of, select, sync, type_text
+from engine import new_fight
+from saves.session import Session
+from tests.tui.support import (
+    app_on,
+    demo_session,
+    dialog_error,
+    main_screen,
+    notifications,
+    of,
+    select,
+    sync,
+    type_text,
+)
 from tui.area import AreaDialog
 from tui.dialogs import Tick
 from tui.main import MainScreen
@@ -158,3 +170,14 @@ async def test_refused_in_the_dialog_with_one_line(tmp_path: Path) -> None:
         assert s.state is before
         await pilot.press("escape")
         assert isinstance(app.screen, MainScreen) and main_screen(pilot).fight is before
+
+
+@sync
+async def test_the_key_says_why_when_nobody_can_be_hit(tmp_path: Path) -> None:
+    s = Session.memory(new_fight("d20", "Empty"))
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("D")
+        await pilot.pause()
+        assert isinstance(app.screen, MainScreen)
+        assert any("Nobody in the fight has a health track" in n for n in notifications(pilot))
