@@ -51,7 +51,12 @@ async def test_fast_slow_take_turn_and_actions(tmp_path: Path) -> None:
         # Reactive Strike spends focus
         await select(pilot, "Parshendi Warrior 2")
         focus = of(s, "Parshendi Warrior 2").pool("focus").current
-        await pilot.press("u", "right", "right", "tab")
+        # u opens on the one acting (Shallan): the user picker gives the reaction to the warrior
+        await pilot.press("u")
+        assert app.screen.query_one("#user").value == of(s, "Shallan").id
+        app.screen.query_one("#user").value = of(s, "Parshendi Warrior 2").id
+        await pilot.pause()
+        await pilot.press("right", "right", "tab")
         await type_text(pilot, "Reactive Strike")
         await pilot.press("enter")
         assert of(s, "Parshendi Warrior 2").economy.reactions == 0

@@ -167,7 +167,12 @@ async def test_use_action_refused_off_turn_then_used_on_turn(tmp_path: Path) -> 
         other = next(c for c in s.state.order if c != current and not s.state.get(c).owner)
         main_screen(pilot).select(other)
         await pilot.pause()
-        await pilot.press("u", "tab")
+        # u opens on whose turn it is, whoever is selected; the user picker makes it the other one
+        await pilot.press("u")
+        assert app.screen.query_one("#user").value == current
+        app.screen.query_one("#user").value = other
+        await pilot.pause()
+        await pilot.press("tab")
         await type_text(pilot, "Attack")
         await pilot.press("enter")
         assert "not" in dialog_error(pilot) and "turn" in dialog_error(pilot)
@@ -179,10 +184,13 @@ async def test_use_action_refused_off_turn_then_used_on_turn(tmp_path: Path) -> 
         await pilot.press("enter")
         e = s.state.get(current).economy
         assert e.actions == 0 and "Attack" in e.used
-        # a reaction, chosen with the arrow keys
+        # the other's reaction, off its turn: chosen with the arrow keys
         main_screen(pilot).select(other)
         await pilot.pause()
-        await pilot.press("u", "right", "right", "right", "enter")
+        await pilot.press("u")
+        app.screen.query_one("#user").value = other
+        await pilot.pause()
+        await pilot.press("right", "right", "right", "enter")
         assert s.state.get(other).economy.reactions == 0
 
 

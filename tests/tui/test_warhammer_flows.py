@@ -41,7 +41,14 @@ async def test_fortune_order_and_reactions(tmp_path: Path) -> None:
         await pilot.press("escape")
         # Thesalva parries with her off-hand: the bonus parry goes first
         await select(pilot, "Thesalva")
-        await pilot.press("u", "right", "right", "enter")
+        # u opens on whose turn it is (Ulfberth), Thesalva offered as the target: the picker makes
+        # the parry hers
+        await pilot.press("u")
+        assert app.screen.query_one("#user").value == of(s, "Ulfberth").id
+        assert app.screen.query_one("#target").value == of(s, "Thesalva").id
+        app.screen.query_one("#user").value = of(s, "Thesalva").id
+        await pilot.pause()
+        await pilot.press("right", "right", "enter")
         t = of(s, "Thesalva").economy
         assert t.parries == 0 and t.reactions == 1
         # Fortune is only spent at the start of a round

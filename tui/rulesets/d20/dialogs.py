@@ -448,23 +448,41 @@ class D20UseDialog(UseDialog):
     ally for a Help."""
 
     def fields(self) -> ComposeResult:
+        yield self.user_row()
+        yield row("What", Choice(d20_uses(self.target), id="what"))
+        # the distance first: for a move it is what the GM types next (tab from What)
+        distance = field(placeholder=self._distance_hint(), id="distance", number=True)
+        yield row("Distance (ft)", distance, id="row-distance")
+        yield row("Name", field(placeholder=self.ui.use_name_hint, id="name"), id="row-name")
+        # the ally selected in the tracker is the one helped (the helper's side first otherwise)
+        yield row("Helping", Choice(self._allies(), self.preset or None, id="target"), id="row-target")
+
+    def _distance_hint(self) -> str:
         from engine.rules.d20.combat import movement_left
 
-        yield row("What", Choice(d20_uses(self.target), id="what"))
-        left = movement_left(self.target)
-        hint = f"feet moved; empty = all of it ({left} ft left)"
-        # the distance first: for a move it is what the GM types next (tab from What)
-        yield row("Distance (ft)", field(placeholder=hint, id="distance", number=True), id="row-distance")
-        yield row("Name", field(placeholder=self.ui.use_name_hint, id="name"), id="row-name")
-        yield row("Helping", Choice(self._allies(), id="target"), id="row-target")
+        return f"feet moved; empty = all of it ({movement_left(self.target)} ft left)"
 
     def _allies(self) -> list[tuple[str | Text, str]]:
         """Whom a Help can aid: the helper's own side first, then the others; or nobody (only logged)."""
         f = self.fight
         me = self.target
-        others = [c for c in f.combatants if c.id != me.id]
+        # standing first, then the downed (each as added)
+        others = sorted((c for c in f.combatants if c.id != me.id), key=lambda c: c.down)
         ranked = [c for c in others if c.side == me.side] + [c for c in others if c.side != me.side]
         return [*((literal(c.name), c.id) for c in ranked), ("nobody (only logged)", "")]
+
+    def user_changed(self) -> None:
+        """Another user: its own speed in the named uses, what is left of its move, its allies."""
+        what = self.query_one("#what", Choice)
+        keep = what.value
+        with self.prevent(Choice.Changed):
+            what.options = d20_uses(self.target)
+            what.set_reactive(Choice.index, 0)
+            what.value = keep
+        what.refresh()
+        self.query_one("#distance", Input).placeholder = self._distance_hint()
+        self.retarget("target", self._allies())
+        self._show_fields()
 
     def on_mount(self) -> None:
         self._show_fields()
@@ -480,7 +498,7 @@ class D20UseDialog(UseDialog):
         self.query_one("#row-distance").set_class(what != "move", "hidden")
         self.query_one("#row-target").set_class(what != "action:Help", "hidden")
 
-    def build(self) -> Command:
+    def use(self) -> Command:
         what, _, named = self.choice("what").partition(":")
         name = named or self.value("name").strip()
         cost = 1  # the move's default: a whole speed's worth, or what is left of it

@@ -14,8 +14,8 @@ from textual.widgets.option_list import Option
 from engine import commands as C
 from engine.commands import Command
 from tui.dialogs import (
+    ActingDialog,
     Choice,
-    Dialog,
     FormError,
     Tick,
     field,
@@ -25,7 +25,7 @@ from tui.dialogs import (
 from tui.text import literal
 
 
-class ActivityDialog(Dialog):
+class ActivityDialog(ActingDialog):
     """Nine-phase: act or react in the current phase, from the fight's catalog or ad hoc."""
 
     DEFAULT_CSS = """
@@ -41,7 +41,9 @@ class ActivityDialog(Dialog):
         t.append(f" in phase {f.phase}   ({self.rules.describe_economy(c)})", style="dim")
         return t
 
-    def fields(self) -> ComposeResult:
+    def _options(self) -> list[Option]:
+        """The user's activities: its statblock's first (the first of them is enter), the fight's
+        catalog, its channels to stop, then one typed in below."""
         import engine.library as L
         from engine.rules.ninephase import catalog as K
 
@@ -50,7 +52,6 @@ class ActivityDialog(Dialog):
         # option ids are positions, never names: two entries (or two channels) of one name are possible
         # option id -> "sb:<index>" / "cat:<name>" / "stop:<channel index>" / "adhoc"
         self._picks: dict[str, str] = {}
-        # the creature's own statblock activities first: the first of them is enter
         sb = L.statblock_of(f.ruleset, self.target)
         for i, act in enumerate(L.attacks(sb) if sb is not None else ()):
             t = literal(L.attack_label(sb, act), "bold")  # type: ignore[arg-type]
@@ -71,7 +72,20 @@ class ActivityDialog(Dialog):
                 self._picks[f"stop-{i}"] = f"stop:{i}"
         opts.append(Option(Text("Another activity (fill in below)"), id="adhoc"))
         self._picks["adhoc"] = "adhoc"
-        yield OptionList(*opts, id="activities")
+        return opts
+
+    def _spends(self) -> list[tuple[str | Text, str]]:
+        """What beginning the activity may spend besides its actions (a spell slot, ki), with what is left."""
+        spends: list[tuple[str | Text, str]] = [("none", "")]
+        for p in self.target.resources:
+            label = literal(p.key)
+            label.append(f": {p.current} of {p.max} left", style="" if p.current else "dim")
+            spends.append((label, p.key))
+        return spends
+
+    def fields(self) -> ComposeResult:
+        yield self.user_row()
+        yield OptionList(*self._options(), id="activities")
         yield row(
             "Weapon Speed Factor",
             field(placeholder="1-9, for a Weapon activity", id="speed", number=True),
@@ -95,16 +109,31 @@ class ActivityDialog(Dialog):
                 classes="row",
             )
             yield Tick(Text("Also keep it in this fight's catalog"), id="keep", compact=True)
-        pools = self.target.resources
-        if pools:
-            # what beginning the activity spends besides its actions (a spell slot, ki), with what is left
-            spends: list[tuple[str | Text, str]] = [("none", "")]
-            for p in pools:
-                label = literal(p.key)
-                label.append(f": {p.current} of {p.max} left", style="" if p.current else "dim")
-                spends.append((label, p.key))
-            yield row("Spends", Choice(spends, "", id="resource"), id="row-resource")
-            yield row("Amount", field(placeholder="1 (the default)", id="amount", number=True), id="row-amount")
+        if self.target.resources:
+            yield from self._resource_rows()
+
+    def _resource_rows(self) -> list[Horizontal]:
+        """What beginning the activity spends and how much: only for a user with resources."""
+        return [
+            row("Spends", Choice(self._spends(), "", id="resource"), id="row-resource"),
+            row("Amount", field(placeholder="1 (the default)", id="amount", number=True), id="row-amount"),
+        ]
+
+    def user_changed(self) -> None:
+        """Another user: its own activities, channels and resources."""
+        ol = self.query_one("#activities", OptionList)
+        ol.clear_options()
+        ol.add_options(self._options())
+        ol.highlighted = 0
+        self.call_later(self._swap_resource_rows)
+        self._update()
+
+    async def _swap_resource_rows(self) -> None:
+        """Its own resources' rows, or none (asked for nothing it does not have)."""
+        await self.query("#row-resource, #row-amount").remove()
+        if self.target.resources:
+            await self.query_one("#fields").mount_all(self._resource_rows())
+        self._update()
 
     def on_mount(self) -> None:
         ol = self.query_one("#activities", OptionList)
@@ -172,7 +201,7 @@ class ActivityDialog(Dialog):
             raise FormError("Amount: choose the resource it is spent from (Spends), or leave the amount empty.")
         return key, amount or 1
 
-    def build(self) -> Command | list[Command]:
+    def use(self) -> Command | list[Command]:
         from engine.rules.ninephase import catalog as K
 
         oid = self._picked_id()
