@@ -57,12 +57,10 @@ PLAIN: Styles = {r: Style() for r in ROLES}
 
 @dataclass(slots=True)
 class Row:
-    """One tracker line: a combatant (selectable) or a heading (cid None). `fill`: the style the
-    line's background is carried in to the pane's edge (the current turn's row is tinted across)."""
+    """One tracker line: a combatant (selectable) or a heading (cid None)."""
 
     cid: str | None
     text: Text
-    fill: Style | None = None
 
 
 @dataclass(slots=True)
@@ -361,9 +359,9 @@ def combatant_row(
     if badge_w:
         t.append_text(badges(c, st, badge_w))
     if c.id == f.current:
-        # the whole row tinted under its own colours, to the pane's edge (Row.fill)
+        # the whole row tinted under its own colours (the badges fill it out to the pane's width)
         t.stylize_before(st["current-row"])
-        return Row(c.id, t, st["current-row"])
+        return Row(c.id, t)
     if is_out(c, zero):
         t.stylize(st["down"])
     return Row(c.id, t)

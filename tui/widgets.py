@@ -360,17 +360,13 @@ class Tracker(ScrollView, can_focus=True):
         key = (index, selected)
         strip = self._strips.get(key)
         if strip is None:
-            row = self._rows[index]
-            text = row.text
-            fill = base
+            text = self._rows[index].text
             if selected:
                 text = text.copy()
                 text.pad_right(max(0, width - text.cell_len))
                 text.stylize(self.get_component_rich_style("tracker--cursor"))
-            elif row.fill is not None:
-                fill = base + row.fill  # the current turn's tint runs to the pane's edge
             strip = strip_of(text, self.app.console)
-            strip = strip.crop_extend(0, width, fill).apply_style(base)
+            strip = strip.crop_extend(0, width, base).apply_style(base)
             if len(self._strips) > 2000:
                 self._strips.clear()
             self._strips[key] = strip

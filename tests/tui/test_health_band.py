@@ -7,12 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from msgspec.structs import replace
 from rich.style import Style
 from textual.theme import Theme
 
 from engine import commands as C
 from engine import get_ruleset
-from engine.state import Combatant, Pool
+from engine.state import Combatant, Condition, Pool
 from saves.session import Session
 from tests.tui.support import app_on, cid, demo_session, main_screen, sync
 from tui.rulesets.warhammer import zero_wounds
@@ -80,6 +81,13 @@ def test_warhammer_at_zero_wounds_reads_as_the_engine_does() -> None:
     # the engine's sentence for each says the same
     rs = get_ruleset("warhammer")
     assert "fights on" in rs.dropped_state(f, pc) and "collapses" in rs.dropped_state(f, goblin)
+    # a champion without Resolve owes a Willpower test; its outcome decides the band
+    champ = Combatant("c9", "Orc Boss", flags=("champion",), health=(Pool("wounds", 0, 20),))
+    assert zero_wounds(champ).word == "test" and "Willpower test decides" in rs.dropped_state(f, champ)
+    passed = replace(champ, conditions=(Condition("Fighting on"),))
+    failed = replace(champ, conditions=(Condition("Stopped fighting"),))
+    assert zero_wounds(passed).word == "fights" and zero_wounds(failed).out
+    assert "stopped fighting" in rs.dropped_state(f, failed)
 
 
 def _downed(rules: str) -> tuple[Session, str, str]:
