@@ -267,6 +267,8 @@ class Tracker(ScrollView, can_focus=True):
         self._repaint(index)
         self._follow_cursor()
 
+    LOOK_AHEAD = 2  # rows kept in view below the acting one, in a pane of 8 rows or more
+
     def _follow_cursor(self, acting: bool = False) -> None:
         """Keep the cursor's row on screen (line 0 is the fixed column header); with `acting` (a new
         state, a new size) the current turn's row too, when both fit: the GM who looked down the
@@ -283,6 +285,11 @@ class Tracker(ScrollView, can_focus=True):
                 want = body
             elif body >= want + height:
                 want = body - height + 1
+        if acting and height >= self.LOOK_AHEAD * 4 and self._current_index() == self._cursor:
+            # the turn's row followed down the list: the next ones in line show below it
+            ahead = min(self._cursor - 1 + self.LOOK_AHEAD, len(self._rows) - 2)
+            if ahead >= want + height:
+                want = ahead - height + 1
         if want != top:
             self._strips.clear()  # every line moves
             self.scroll_to(y=want, animate=False, immediate=True)

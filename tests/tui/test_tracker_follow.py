@@ -46,6 +46,9 @@ async def test_next_and_undo_keep_the_acting_row_in_view_and_selected(tmp_path: 
             await pilot.press("n")
             assert t.selected == s.state.current, "the selection follows the turn"
             assert _acting_in_view(t, s), f"{s.state.current} is off screen"
+            # and who is next: the two rows below the acting one show too
+            ahead = min(_row_of(t, s.state.current) + 2, len(t._rows) - 1)
+            assert ahead in _shown(t), "the next in line is off screen"
             seen_scrolled |= t.scroll_y > 0
         assert seen_scrolled and s.state.round == 2
         for _ in range(12):  # back over the round's start and up the list
