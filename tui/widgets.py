@@ -179,6 +179,7 @@ class Tracker(ScrollView, can_focus=True):
         self._cursor = -1  # index into _rows of the selected combatant's row
         self._strips: dict[tuple[int, bool], Strip] = {}
         self._styles = RoleStyles()
+        self._built_styles: Styles | None = None  # the role styles the rows were built with
         self._built_width = -1
         self._base: Style | None = None
         self._pending = ""
@@ -208,7 +209,9 @@ class Tracker(ScrollView, can_focus=True):
         width = self.size.width
         old = self._rows
         was = self.selected
-        new = tracker_rows(self._fight, self._rs, width, self._styles.get(self))
+        st = self._styles.get(self)
+        self._built_styles = st
+        new = tracker_rows(self._fight, self._rs, width, st)
         same_shape = width == self._built_width and len(old) == len(new)
         self._built_width = width
         self._rows = new
@@ -352,6 +355,11 @@ class Tracker(ScrollView, can_focus=True):
         self._styles.clear()  # read again: a refresh in between may have cached the old colours
         self._strips.clear()
         self._base = None
+        if self._rows and self._styles.get(self) == self._built_styles:
+            # restyled with the same roles (start-up styles the screen more than once, a class
+            # change restyles everything): the rows are as they were, only their lines are redrawn
+            self.refresh()
+            return
         self._built_width = -1
         self._rebuild(self.selected)
 
