@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import msgspec
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
@@ -55,9 +56,15 @@ class KeptConditionDialog(ConditionDialog):
         caster = str(self.choice("through") or "") if self.query("#through") else ""
         if not caster or not isinstance(cmd, AddCondition):
             return cmd
-        return KeptCondition(
-            cmd.who, cmd.name, caster, "", cmd.duration, level=cmd.level, dice=cmd.dice, note=cmd.note, dc=cmd.dc
-        )
+        # every field the dialog filled goes across; one the kept condition has no room for is said,
+        # not dropped (AddCondition may grow a field the kept one does not have yet)
+        kept = {f.name for f in msgspec.structs.fields(KeptCondition)}
+        values = {f.name: getattr(cmd, f.name) for f in msgspec.structs.fields(cmd)}
+        lost = [f.name for f in msgspec.structs.fields(cmd) if f.name not in kept and values[f.name] != f.default]
+        if lost:
+            raise FormError(f"A condition kept up by concentration cannot take {', '.join(lost)} yet.")
+        values.update(source=caster)
+        return KeptCondition(**{k: v for k, v in values.items() if k in kept})
 
 
 def reason(f: Fight, items: Sequence[KeptUp]) -> str:
