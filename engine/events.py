@@ -223,12 +223,14 @@ class AreaRolled(Event, tag="area"):
     none_on_save: bool = False
 
     def text(self) -> str:
-        what = self.label or ("Healing" if self.heal else "Damage")
         by = f" by {self.source_name}" if self.source_name else ""
         typ = f" {self.type}" if self.type and not self.heal else ""
         rolled = f" [{self.roll.text()}]" if self.roll else ""
-        verb = "heals" if self.heal else "deals"
-        out = f"{what}{by} {verb} {self.amount}{typ}{rolled} to {', '.join(self.names)}"
+        whom = ", ".join(self.names)
+        if self.label:  # "Fireball by Mage deals 21 fire [6d6 = ...] to Goblin 1, Goblin 2"
+            out = f"{self.label}{by} {'heals' if self.heal else 'deals'} {self.amount}{typ}{rolled} to {whom}"
+        else:  # "9 fire damage [2d10 = ...] to Thesalva, Ulfberth"
+            out = f"{self.amount}{typ} {'healing' if self.heal else 'damage'}{by}{rolled} to {whom}"
         if self.save:
             dc = f" DC {self.dc}" if self.dc is not None else ""
             out += f"; {self.save} save{dc}, {'none' if self.none_on_save else 'half'} on a success"
