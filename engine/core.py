@@ -161,8 +161,8 @@ def _joining(rs: Ruleset, f: Fight, cmd: C.AddCombatant) -> tuple[C.Initiative, 
     """The initiative each copy joins with (checked before anything is added); () when none is given."""
     if cmd.initiative is None:
         return ()
-    if not rs.has_initiative:
-        raise RuleError(f"{rs.title} has no initiative: a newcomer is added without one.")
+    if not rs.rolls_initiative():
+        raise RuleError(f"{rs.title} has no initiative to roll: a newcomer is added without one.")
     if not f.started:
         raise RuleError("Initiative is rolled when the fight starts: add the combatant without it.")
     if cmd.owner:
@@ -249,7 +249,7 @@ def _start(rs: Ruleset, f: Fight, cmd: C.StartFight, ev: Events) -> Fight:
         f.get(cid)
     for cid, _ in cmd.initiative:
         f.get(cid)
-    if cmd.totals and not rs.has_initiative:
+    if cmd.totals and not rs.rolls_initiative():
         raise RuleError(f"{rs.title} has no initiative total to call out: give the dice rolled.")
     dice = {cid for cid, _ in cmd.initiative}
     for cid, total in cmd.totals:

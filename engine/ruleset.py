@@ -239,8 +239,14 @@ class Ruleset(ABC):
         """Combatant `c`'s initiative: (value, the roll or None, the log's note, the random source
         after it). The die `given` has the ruleset's bonus added as if rolled here; a total called out
         is kept as it is; neither rolls with `rng`. The same path serves the start of the fight, a
-        combatant joining mid-fight and a dialog showing the total before it is sent."""
+        combatant joining mid-fight and a dialog showing the total before it is sent. A ruleset that
+        has this reads StartFight.totals through it (`given.total`)."""
         raise RuleError(f"{self.title} has no initiative to roll.")
+
+    def rolls_initiative(self) -> bool:
+        """Whether the ruleset has its own roll_initiative: only then can the table call out a total
+        at the start, and a newcomer mid-fight be given its initiative."""
+        return type(self).roll_initiative is not Ruleset.roll_initiative
 
     def left(self, f: Fight, cid: str, ev: Events) -> Fight:
         """A combatant was removed: drop it from the order; if it was acting, nobody is."""

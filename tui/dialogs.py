@@ -1087,7 +1087,7 @@ class AddDialog(_CombatantForm):
     def joins(self) -> bool:
         """Added to a fight under way in a ruleset with initiative: it is asked for (or rolled)."""
         f = self.fight
-        return f.started and not f.ended and self.rules.has_initiative
+        return f.started and not f.ended and self.rules.rolls_initiative()
 
     def fields(self) -> ComposeResult:
         yield row("Name", field(placeholder="Goblin, or search the library: gob x4", id="name"))
@@ -1466,7 +1466,7 @@ class TypedInitiative(Dialog):
     def typed_row(self, mode: str = "") -> Horizontal | None:
         """The die-or-total choice, for a ruleset with an initiative number (None otherwise); it
         opens on `mode`, else on what the fight remembers."""
-        if not self.rules.has_initiative:
+        if not self.rules.rolls_initiative():
             return None
         mode = mode or self.fight.setting("init_typed", self.TYPED_DEFAULT)
         return row("Initiative typed is", Choice(INIT_TYPED, mode, id="init_typed"), id="r-typed")

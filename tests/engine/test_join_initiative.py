@@ -130,3 +130,14 @@ def test_the_script_encoding_round_trips_the_new_fields():
     assert back == cmd
     start = C.StartFight(totals=(("c1", 12),))
     assert msgspec.json.decode(msgspec.json.encode(start), type=C.command_union()) == start
+
+
+def test_only_a_ruleset_with_its_own_roll_takes_a_total_or_a_newcomers_initiative():
+    from engine import get_ruleset
+    from tests.fifth.plainlist import PlainList
+
+    assert get_ruleset("d20").rolls_initiative() and get_ruleset("warhammer").rolls_initiative()
+    assert not get_ruleset("cosmere").rolls_initiative() and not get_ruleset("ninephase").rolls_initiative()
+    # an initiative number but no roll of its own (the fifth, test-only ruleset): the dialogs do not
+    # offer a total or a newcomer's initiative, which it could not read
+    assert PlainList.has_initiative and not PlainList().rolls_initiative()
