@@ -296,8 +296,27 @@ class FracasApp(App[None]):
             if self._typeahead is not None:
                 self._typeahead.append(event)
                 return
+            if event.key in ("tab", "shift+tab") and self._move_focus_now(event.key):
+                return
             self._hold_after(event)
         await super().on_event(event)
+
+    def _move_focus_now(self, key: str) -> bool:
+        """In a dialog, tab moves the focus here and now. Textual moves it once the key has gone to
+        the focused field and bubbled back up to the app, a few messages later, and the keys typed
+        right after it ("24", tab, tab, "fire" in one burst) were already in the old field
+        ("24fire" as the amount). No field of ours takes tab itself."""
+        try:
+            screen = self.screen
+        except Exception:  # no screen yet
+            return False
+        if not getattr(screen, "HOLDS_KEYS", False):
+            return False
+        if key == "tab":
+            screen.focus_next()
+        else:
+            screen.focus_previous()
+        return True
 
     # --- type-ahead out of dialogs ------------------------------------------------------------
     # "m hello enter n": enter reaches the note's field, which tells the dialog, which applies and
