@@ -204,11 +204,13 @@ class AttackBase(Dialog):
             for r in self.query(f"#{rid}"):
                 r.set_class(table and not self.landed, "-unlanded")
 
-    def landing_text(self, total: str, against: str, outcome: str, then: str) -> Text:
-        """One line under the odds: what the typed die did ("d20 14: 19 vs AC 13, a hit")."""
+    def landing_text(self, total: str, against: str | Text, outcome: str, then: str) -> Text:
+        """One line under the odds: what the typed die did ("17 (d20 15) vs Bandit 2's AC 12: HIT")."""
         t = Text("\nThe table's roll ")
         t.append(total)
-        t.append(f" vs {against}: " if against else ": ")
+        t.append(" vs ")
+        t.append_text(against if isinstance(against, Text) else Text(against))
+        t.append(": ")
         t.append(outcome.upper(), style="bold reverse")
         if then:
             t.append(f" · {then}", style="bold")

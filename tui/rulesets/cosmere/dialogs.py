@@ -133,8 +133,12 @@ class CosmereAttackDialog(AttackBase):
     def fields(self) -> ComposeResult:
         from engine.rules.cosmere.combat import DEFENSES
 
+        dgiven = row("Table damage dice", field(placeholder="each die: 6, or 3 5", id="damage_given"), id="r-dgiven")
         if self.dice_first:
-            yield self.dice_row()  # the table's d20 first: who it hits shows before anything else
+            # the table's dice first: whom it hits shows before anything else, the damage dice (asked
+            # for on a hit) just below, with the attacker and targets still in sight
+            yield self.dice_row()
+            yield dgiven
         yield self.weapon_row()
         yield self.attacker_row()
         first = self.default_target()  # the one picked in the tracker, else the first standing foe
@@ -175,7 +179,7 @@ class CosmereAttackDialog(AttackBase):
         yield row("Roll", Choice(MODES, id="mode"))
         if not self.dice_first:
             yield self.dice_row()
-        yield row("Table damage dice", field(placeholder="each die: 6, or 3 5", id="damage_given"), id="r-dgiven")
+            yield dgiven
 
     def box(self, kind: str, cid: str) -> Tick | None:
         """The target box ("t") or cannot-sense box ("u") of combatant `cid`, if it has one."""

@@ -72,11 +72,17 @@ class D20AttackDialog(AttackBase):
         typed = field(placeholder="empty: the app rolls; 14, or 20 9", id="given")
         return row("Table d20 (optional)", typed, id="r-given")
 
+    def damage_dice_row(self) -> Horizontal:
+        return row("Table damage dice", field(placeholder="each die: 6, or 3 5", id="damage_given"), id="r-dgiven")
+
     def fields(self) -> ComposeResult:
         kinds: list[tuple[str | Text, str]] = [("Attack", "attack"), ("Shield Bash (bonus action)", "bash")]
         kinds += [("Grapple", "grapple"), ("Shove prone", "prone"), ("Shove 5 ft", "push")]
         if self.dice_first:
-            yield self.dice_row()  # the table's d20 first: hit or miss shows before anything else
+            # the table's dice first: hit or miss shows before anything else, and the damage dice
+            # (asked for on a hit) sit just below, with the attacker and target still in sight
+            yield self.dice_row()
+            yield self.damage_dice_row()
         yield self.weapon_row()
         yield self.attacker_row()
         yield row("Target", Choice(self._targets(), self.default_target(), id="target"))
@@ -127,7 +133,7 @@ class D20AttackDialog(AttackBase):
         yield row("Their bonus", field("0", id="target_bonus", number=True), id="r-tbonus")
         if not self.dice_first:
             yield self.dice_row()
-        yield row("Table damage dice", field(placeholder="each die: 6, or 3 5", id="damage_given"), id="r-dgiven")
+            yield self.damage_dice_row()
         yield row("Their table d20", field(placeholder="the target's d20 (optional)", id="target_given"), id="r-tgiven")
 
     def on_mount(self) -> None:
@@ -264,7 +270,8 @@ class D20AttackDialog(AttackBase):
             else:
                 then = "no damage: enter sends it"
         outcome = "critical hit" if rolled.outcome == "critical" else rolled.outcome
-        return self.landing_text(f"{rolled.roll.total} (d20 {rolled.natural})", f"AC {rolled.ac}", outcome, then)
+        against = literal(rolled.target_name) + Text(f"'s AC {rolled.ac}")
+        return self.landing_text(f"{rolled.roll.total} (d20 {rolled.natural})", against, outcome, then)
 
     def extra_parts(self) -> tuple[tuple[str, str], ...]:
         """The chosen statblock attack's damage parts of another type (dealt as their own Damage)."""

@@ -88,8 +88,15 @@ class WarhammerAttackDialog(AttackBase):
     def fields(self) -> ComposeResult:
         from engine.rules.warhammer.combat import OPTIONS
 
+        after_hit = [
+            row("Table d10 damage", field(placeholder="(optional)", id="given_damage"), id="r-gdamage"),
+            row("Table d100 critical", field(placeholder="(optional)", id="given_critical"), id="r-gcritical"),
+        ]
         if self.dice_first:
-            yield self.dice_row()  # the table's d100 first: hit or miss shows before anything else
+            # the table's d100 first: hit or miss shows before anything else, the dice a hit needs
+            # just below, with the attacker and target still in sight
+            yield self.dice_row()
+            yield from after_hit
         yield self.weapon_row()
         yield self.attacker_row()
         yield row("Target", Choice(self._targets(), self.default_target(), id="target"))
@@ -115,8 +122,8 @@ class WarhammerAttackDialog(AttackBase):
         if not self.dice_first:
             yield self.dice_row()
         yield row("Table d100 defence", field(placeholder="(optional)", id="given_defence"))
-        yield row("Table d10 damage", field(placeholder="(optional)", id="given_damage"), id="r-gdamage")
-        yield row("Table d100 critical", field(placeholder="(optional)", id="given_critical"), id="r-gcritical")
+        if not self.dice_first:
+            yield from after_hit
 
     def _base(self) -> Any:
         from engine.rules.warhammer.combat import Attack
@@ -196,7 +203,7 @@ class WarhammerAttackDialog(AttackBase):
             then = "type the d10 damage die" if self.landed else "no damage: enter sends it"
             if self.landed and report.critical_total is not None:
                 then += " and the d100 critical"
-        return self.landing_text(f"{report.roll} (SL {report.sl:+d})", f"{report.need}", outcome, then)
+        return self.landing_text(f"{report.roll} (SL {report.sl:+d})", f"{report.need} needed", outcome, then)
 
     def _table(self) -> bool:
         from tui.dialogs import table_rolls
