@@ -184,7 +184,6 @@ GENERIC: tuple[Action, ...] = (
 )
 
 
-
 def _table() -> tuple[Action, ...]:
     """The generic rows, each followed by the rulesets' own rows listed after it (`after`)."""
     own = [a for ui in registered() for a in ui.actions]
@@ -213,11 +212,26 @@ def bindings() -> list[Binding]:
 
     # priority: a key's action runs as soon as the key is read, before the keys typed after it
     # (which may be meant for the dialog it opens: see FracasApp.expect_dialog)
+    # an action with no key (end the fight) still gets a binding, under a key no terminal sends, so
+    # the settings file can give it one by its id like any other (`end_fight = "ctrl+e"`)
     return [
-        Binding(a.keys, a.action, a.label, show=a.show, id=a.id, tooltip=a.help, priority=True)
+        Binding(
+            a.keys or unbound(a.id),
+            a.action,
+            a.label,
+            show=a.show and a.keys is not None,
+            id=a.id,
+            tooltip=a.help,
+            priority=True,
+        )
         for a in sorted(ACTIONS, key=rank)
-        if a.keys is not None and not a.action.startswith("app.")
+        if not a.action.startswith("app.")
     ]
+
+
+def unbound(bid: str) -> str:
+    """The placeholder key of a binding that has none until the settings file gives it one."""
+    return f"fracas_unbound_{bid}"
 
 
 # bindings defined elsewhere that the settings file may also remap
@@ -256,7 +270,9 @@ OTHER_IDS = (
 
 
 def known_ids() -> frozenset[str]:
-    return frozenset(a.id for a in ACTIONS if a.keys is not None) | frozenset(OTHER_IDS)
+    return frozenset(a.id for a in ACTIONS if a.keys is not None or not a.action.startswith("app.")) | frozenset(
+        OTHER_IDS
+    )
 
 
 # where each binding of OTHER_IDS applies, and its default keys: a key the settings file gives a
@@ -317,6 +333,10 @@ OVERLAPS: dict[str, frozenset[str]] = {
 
 def default_keys() -> dict[str, tuple[str, str]]:
     """Every binding id the settings file may remap: (where it applies, its default keys)."""
-    out = {a.id: ("main", a.keys) for a in ACTIONS if a.keys is not None}
+    out = {
+        a.id: ("main", a.keys or unbound(a.id))
+        for a in ACTIONS
+        if a.keys is not None or not a.action.startswith("app.")
+    }
     out.update(OTHER_KEYS)
     return out

@@ -433,9 +433,10 @@ class MainScreen(Screen[None]):
             return cached[1]  # type: ignore[no-any-return]
         out: dict[str, tuple[str, str]] = {}
         for a in ACTIONS:
-            if a.keys is None or a.action.startswith("app."):
+            keys = keymap.get(a.id, a.keys)
+            if keys is None or a.action.startswith("app."):
                 continue
-            for key in _normalize_key_list(keymap.get(a.id, a.keys)).split(","):
+            for key in _normalize_key_list(keys).split(","):
                 out.setdefault(key, (a.action, a.title.lower()))
         self.__dict__["_keys_cache"] = (dict(keymap), out)
         return out

@@ -34,9 +34,9 @@ class FracasCommands(Provider):
         return out
 
     def _keys(self, a: Action) -> str:
-        if a.keys is None:
+        keys = self.app._keymap.get(a.id, a.keys)  # the settings file may have remapped it (or given one)
+        if not keys:
             return ""
-        keys = self.app._keymap.get(a.id, a.keys)  # the settings file may have remapped it
         return keys.split(",")[0].replace("question_mark", "?").replace("delete", "del")
 
     async def _run(self, a: Action) -> None:

@@ -38,10 +38,8 @@ def readme_example() -> str:
     return "\n".join(line[4:] for line in m.group(1).splitlines()) + "\n"
 
 
-# The README's example gives `end_fight`, an action with no key, a key; but tui/actions.py makes no
-# binding for a keyless action, so the settings refuse its id as unknown. Strict: once that is fixed
-# (a binding for every action, or another example) this passes, and the mark must go.
-@pytest.mark.xfail(strict=True, reason="keyless actions have no binding to remap (tui/actions.py bindings())")
+# The README's example gives `end_fight`, an action with no key, a key: every action has a binding
+# (a keyless one under a placeholder key no terminal sends), so the settings take its id.
 def test_the_readmes_example_applies_as_it_stands(tmp_path: Path) -> None:
     example = readme_example()
     assert "[keys]" in example
