@@ -597,7 +597,15 @@ class Dialog(ModalScreen[None]):
                     self.fracas.commit(extra)
             else:
                 batch = [cmds] if isinstance(cmds, Command) else list(cmds)
-                self.fracas.commit(batch + extra, announce=self.ANNOUNCE)
+                if extra:
+                    from engine import apply
+
+                    state = self.fight
+                    for cmd in extra + batch:  # all or nothing: a refusal leaves even the setting
+                        state, _ = apply(state, cmd)
+                    # the remembered choice first, so one undo takes back the command itself
+                    self.fracas.commit(extra)
+                self.fracas.commit(batch, announce=self.ANNOUNCE)
         except (FormError, RuleError) as exc:
             self.show_error(str(exc))
             return
@@ -1246,7 +1254,10 @@ class AddDialog(_CombatantForm):
         self._note()
 
     def remembered(self) -> list[Command]:
-        out = super().remembered()
+        out = super().remembered()  # the choice for dice typed in a health field
+        mode = self.health_mode
+        if not out and self._picked() is not None and mode != self.fight.setting("add_health", "fixed"):
+            out.append(C.Setting("add_health", mode))  # the fight remembers it for the next add
         if self.query("#join_typed") and self.value("join_init").strip():
             mode = self.choice("join_typed")
             if mode != self.fight.setting("init_typed", "die"):
@@ -1343,8 +1354,8 @@ class AddDialog(_CombatantForm):
         )
 
     def _from_library(self, sb: Any, owner: str) -> list[Command]:
-        """The one AddCombatant of the copies (each keeps the statblock), and the health setting
-        when the GM changed it: the fight remembers it for the next add."""
+        """The one AddCombatant of the copies (each keeps the statblock); a changed health choice is
+        sent before it (remembered), so one undo takes the copies back."""
         import engine.library as L
         from engine.dice import Rng
 
@@ -1356,10 +1367,7 @@ class AddDialog(_CombatantForm):
         if owner:
             cmd = replace_struct(cmd, owner=owner)
         cmd = replace_struct(cmd, initiative=self._join_initiative(count))
-        out: list[Command] = [cmd]
-        if mode != self.fight.setting("add_health", "fixed"):
-            out.append(C.Setting("add_health", mode))
-        return out
+        return [cmd]  # the health choice, if changed, is remembered (remembered) before it
 
 
 class EditDialog(_CombatantForm):

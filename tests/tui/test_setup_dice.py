@@ -76,6 +76,10 @@ async def test_hit_points_as_dice_the_average_then_rolled_and_remembered(tmp_pat
         assert [of(s, f"Quorrel {i}").health[0].max for i in (1, 2, 3)] == values
         assert all(3 <= v <= 17 for v in values)
         assert s.state.setting("add_health") == "rolled"
+        app.undo()  # one undo takes the three back; the choice stays the fight's
+        await pilot.pause()
+        assert not [c for c in s.state.combatants if c.name.startswith("Quorrel")]
+        assert s.state.setting("add_health") == "rolled"
         await pilot.press("a")
         assert app.screen.query_one("#health", Choice).value == "rolled"
 
@@ -147,11 +151,11 @@ async def test_a_newcomer_mid_fight_is_placed_by_the_initiative_typed(tmp_path: 
         assert isinstance(app.screen, MainScreen), dialog_error(pilot)
         assert of(s, "Vesk").initiative == 30 and s.state.order[0] == of(s, "Vesk").id
         assert s.state.setting("init_typed") == "total"
-        assert len(s.history.nodes) == steps + 2  # the add, and the choice remembered
-        app.undo()
-        app.undo()
+        assert len(s.history.nodes) == steps + 2  # the choice remembered, then the add
+        app.undo()  # one undo takes the newcomer back (the remembered choice stays)
         await pilot.pause()
         assert "Vesk" not in [c.name for c in s.state.combatants]
+        assert s.state.setting("init_typed") == "total"
 
 
 @sync
