@@ -54,8 +54,8 @@ class HelpScreen(ModalScreen[None]):
             shown = _key_names(keys) if keys else "palette"
             t.append(f"  {shown:<14}", style="bold")
             t.append(f"{a.title}: {a.help}")
-            # only what has a key can be given another one in the settings file
-            t.append(f"   [id {a.id}]\n" if keys else "\n", style="dim")
+            # the id the settings file gives keys by (an action without one can be given one too)
+            t.append(f"   [id {a.id}]\n" if keys or not a.action.startswith("app.") else "\n", style="dim")
         t.append("  up/down, j/k  ", style="bold")
         t.append("select a combatant (the mouse works too)\n")
         t.append("  tab           ", style="bold")
