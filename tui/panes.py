@@ -9,6 +9,7 @@ from rich.style import Style
 from rich.text import Text
 
 from engine import events as E
+from engine.area import sustained_by
 from engine.events import Event, describe
 from engine.ruleset import Ruleset
 from engine.state import Combatant, Fight, Pool
@@ -258,6 +259,11 @@ def conditions_text(f: Fight, rs: Ruleset, c: Combatant | None, st: Styles = PLA
             src = f.find(cond.source)
             t.append("\n  Source: ")
             t.append_text(literal(src.name) if src else Text("(gone)"))
+            if cond.through:
+                # what ends it: the caster's concentration (or the condition named) ending
+                who = src.name if src else "(gone)"
+                t.append("\n  ")
+                t.append_text(literal("Kept up by " + sustained_by(f.ruleset, who, cond.through), st["dim"]))
         if cond.note:
             t.append("\n  Note: ")
             t.append_text(literal(cond.note, keep_newlines=True))

@@ -133,3 +133,19 @@ async def test_escape_keeps_them_and_an_unticked_one_stays(tmp_path: Path) -> No
         await pilot.press("enter")
         await pilot.pause()
         assert not of(s, "Brannoc").has("Restrained") and of(s, "Ysolde").has("Frightened")
+
+
+def test_the_conditions_pane_says_what_keeps_a_condition_up() -> None:
+    from engine import get_ruleset
+    from tui.panes import conditions_text
+
+    s, captain = concentrating()
+    brannoc = cid(s, "Brannoc")
+    s.apply(KeptCondition(brannoc, "Restrained", source=captain))
+    f = s.state
+    text = conditions_text(f, get_ruleset("d20"), f.get(brannoc)).plain
+    assert "Source: Bandit Captain" in text
+    assert "Kept up by Bandit Captain's concentration" in text
+    s.apply(C.AddCondition(brannoc, "Prone"))  # a plain one says nothing of the kind
+    text = conditions_text(s.state, get_ruleset("d20"), s.state.get(brannoc)).plain
+    assert text.count("Kept up by") == 1
