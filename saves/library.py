@@ -358,9 +358,10 @@ def newcomers(members: Iterable[Member], fight: Fight) -> tuple[Combatant, ...]:
 
 def worth_asking(rid: str, fight: Fight, folder: Path | None = None) -> bool:
     """Whether the end of a fight has anything to offer about the roster: a roster PC changed, or a PC
-    of the fight is not on it yet."""
+    of the fight is not on it yet. Without a roster nothing is asked (a GM who keeps no party is not
+    asked at every fight's end; "Write the party back" in the palette offers the PCs all the same)."""
     members = read_party(rid, folder)
-    return bool(changes(rid, members, fight) or newcomers(members, fight))
+    return bool(members) and bool(changes(rid, members, fight) or newcomers(members, fight))
 
 
 def write_back(

@@ -632,7 +632,8 @@ class MainScreen(Screen[None]):
 
         f = self.fight
         try:
-            return bool(S.changes(f.ruleset, S.read_party(f.ruleset), f))
+            # a roster PC changed, or a PC of this fight could join the roster
+            return S.worth_asking(f.ruleset, f)
         except (RuleError, SaveError, OSError):
             return False  # a roster that cannot be read: the party dialog says why when asked
 

@@ -128,7 +128,7 @@ async def test_a_pc_made_in_the_fight_joins_the_roster(tmp_path: Path) -> None:
     s.apply(C.AddCombatant("Cora", kind="pc", side="party", stats=(("hp", 27), ("ac", 16), ("dex", 14))))
     s.apply(C.AddCombatant("Goblin", stats=(("hp", 7),)))
     s.apply(C.Damage(of(s, "Cora").id, amount=4))
-    assert S.worth_asking("d20", s.state) and S.read_party("d20") == ()
+    assert S.read_party("d20") == () and not S.worth_asking("d20", s.state)  # no roster: not asked at the end
     app = app_on(s, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         app.push_screen(PartyChangesDialog())
@@ -142,6 +142,7 @@ async def test_a_pc_made_in_the_fight_joins_the_roster(tmp_path: Path) -> None:
         assert isinstance(app.screen, WrittenBackDialog), dialog_error(pilot)
         (cora,) = S.read_party("d20")
         assert cora.name == "Cora" and cora.statblock.kind == "pc"
+        assert not S.worth_asking("d20", s.state)  # on the roster as she stands: nothing to ask
         assert cora.now.health == (S.Track("hp", 23),)
         # the roster brings her back as she stood, into the next fight
         nxt = new_fight("d20", seed=4)
@@ -152,3 +153,13 @@ async def test_a_pc_made_in_the_fight_joins_the_roster(tmp_path: Path) -> None:
         await pilot.press("u")
         await pilot.pause()
         assert S.read_party("d20") == ()
+
+
+def test_the_end_of_a_fight_asks_about_a_new_pc_once_there_is_a_roster() -> None:
+    roster()
+    f = new_fight("d20", seed=3)
+    for cmd in party_commands(f, list(S.read_party("d20"))):
+        f, _ = apply(f, cmd)
+    assert not S.worth_asking("d20", f)  # the roster's PCs as the roster has them
+    f, _ = apply(f, C.AddCombatant("Cora", kind="pc", side="party", stats=(("hp", 27),)))
+    assert S.worth_asking("d20", f) and [c.name for c in S.newcomers(S.read_party("d20"), f)] == ["Cora"]
