@@ -6,11 +6,11 @@ Nothing here imports Textual, so a broken theme file is reported by the app rath
 
 from __future__ import annotations
 
-from importlib import resources
-from importlib.abc import Traversable
+from pathlib import Path
 
 
-def theme_files() -> list[Traversable]:
-    """The bundled theme files, in name order."""
-    root = resources.files("themes")
+def theme_files() -> list[Path]:
+    """The bundled theme files, in name order (read from beside this module: importlib.resources
+    costs start-up a few milliseconds)."""
+    root = Path(__file__).resolve().parent
     return sorted((p for p in root.iterdir() if p.name.endswith(".toml")), key=lambda p: p.name)
