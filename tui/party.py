@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.widgets import Button, Static
 
-from engine import RuleError, apply
-from engine.commands import Command
+from engine import RuleError, apply, get_ruleset
+from engine.commands import AddCombatant, Command, Initiative
 from engine.events import Added
 from engine.state import Fight
 from saves import library as S
@@ -47,8 +48,14 @@ def party_commands(f: Fight, members: list[S.Member]) -> list[Command]:
     rid = f.ruleset
     out: list[Command] = []
     state = f
+    rs = get_ruleset(rid)
+    # joining a fight under way: each PC's initiative is rolled by the ruleset as it joins, so it
+    # takes its place in the order (the GM can set the one a player calls out with `i`)
+    joins = f.started and not f.ended and rs.rolls_initiative()
     for m in members:
         for add in S.member_commands(rid, m):
+            if joins and isinstance(add, AddCombatant) and not add.owner:
+                add = msgspec.structs.replace(add, initiative=(Initiative(),))
             state, events = apply(state, add)
             out.append(add)
             cid = next(e.who for e in events if isinstance(e, Added))

@@ -163,3 +163,19 @@ def test_the_end_of_a_fight_asks_about_a_new_pc_once_there_is_a_roster() -> None
     assert not S.worth_asking("d20", f)  # the roster's PCs as the roster has them
     f, _ = apply(f, C.AddCombatant("Cora", kind="pc", side="party", stats=(("hp", 27),)))
     assert S.worth_asking("d20", f) and [c.name for c in S.newcomers(S.read_party("d20"), f)] == ["Cora"]
+
+
+def test_the_party_added_mid_fight_takes_its_place_in_the_order() -> None:
+    """A fight under way: each PC joins with its initiative rolled by the ruleset (d20), placed in the
+    order, not left at the bottom without one."""
+    roster()
+    f = new_fight("d20", seed=5)
+    f, _ = apply(f, C.AddCombatant("Goblin", stats=(("hp", 7), ("dex", 14))))
+    f, _ = apply(f, C.StartFight())
+    for cmd in party_commands(f, list(S.read_party("d20"))):
+        f, _ = apply(f, cmd)
+    pcs = [c for c in f.combatants if c.kind == "pc"]
+    assert [c.name for c in pcs] == ["Ayla", "Bren"]
+    assert all(c.id in f.order and c.initiative is not None for c in pcs)
+    order = [f.get(x).initiative for x in f.order]
+    assert order == sorted(order, reverse=True)  # placed by initiative, not appended
