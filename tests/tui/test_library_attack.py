@@ -202,3 +202,20 @@ async def test_the_last_attack_wins_over_the_statblocks_first(tmp_path: Path) ->
         # its last attack was typed with another bonus: "other", the fields as it last attacked
         assert dlg.choice("weapon_pick") == OTHER and (dlg.value("label"), dlg.value("bonus")) == ("Sling", "7")
         await pilot.press("escape")
+
+
+@sync
+async def test_d20_the_chosen_attacks_rider_is_shown_under_the_odds(tmp_path: Path) -> None:
+    """A statblock attack's rider (a save, a condition) is said in the dialog: cut into the attack's
+    one-row label, the GM never saw the DC 11 save."""
+    s = fight_of("d20", "Ridge Wolf", 1, hero("d20"))
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("w")
+        dlg = app.screen
+        assert isinstance(dlg, D20AttackDialog)
+        odds = str(dlg.query_one("#odds").render())
+        assert "On a hit: DC 11 Str save or Prone" in odds
+        await pilot.press("enter")
+        assert isinstance(app.screen, MainScreen), dialog_error(pilot)
+        assert isinstance(last_command(s), D20Attack)  # the rider is shown, never sent

@@ -195,7 +195,10 @@ class D20AttackDialog(AttackBase):
             "kind": f["kind"],
             "use": use,
         }
-        return widgets, {"extra": f["extra"]} if "extra" in f else {}
+        hidden: dict[str, Any] = {"extra": f["extra"]} if "extra" in f else {}
+        if getattr(attack, "rider", ""):
+            hidden["rider"] = attack.rider  # what else a hit does: shown under the odds, never sent
+        return widgets, hidden
 
     @on(Choice.Changed, "#ability")
     def _bonus_hint(self) -> None:
@@ -395,6 +398,11 @@ class D20AttackDialog(AttackBase):
                 t.append(f"\nOn a hit also {extra}: the table rolls it; deal it with the damage key.", style="bold")
             elif extra:
                 t.append(f"\nOn a hit also {extra} (dealt as its own damage).", style="dim")
+            rider = self.picked.get("rider", "") if self.weapon_picked and self.choice("what") == "attack" else ""
+            if rider:
+                # the statblock's words for the rest of a hit (a save, a condition): the GM applies it
+                t.append("\nOn a hit: ", style="bold")
+                t.append_text(literal(rider))
         return t
 
     def _worked_out(self, cmd: Any) -> str:
