@@ -1548,6 +1548,25 @@ class StartDialog(TypedInitiative):
             else:
                 yield Horizontal(Static(name, classes="label"), *widgets, classes="row")
 
+    @property
+    def focus_chain(self) -> list[Widget]:
+        """Tab walks the dice down the list, then the surprised boxes: "15", tab, "12" gives the next
+        combatant its die (a box between them took the 12 and lost it)."""
+        chain = super().focus_chain
+        head: list[Widget] = []
+        dice: list[Widget] = []
+        ticks: list[Widget] = []
+        tail: list[Widget] = []
+        for w in chain:
+            wid = w.id or ""
+            if wid.startswith("init-"):
+                dice.append(w)
+            elif wid.startswith("surprised-"):
+                ticks.append(w)
+            else:
+                (tail if dice or ticks else head).append(w)
+        return head + dice + ticks + tail
+
     def hint(self, c: Combatant) -> str:
         """What an initiative field takes: the die or the total; the table's, or optional."""
         what = "total" if self.typed_mode == "total" else "die"
@@ -1567,9 +1586,10 @@ class StartDialog(TypedInitiative):
         if first is not None:
             self.query_one(f"#init-{first}", Input).focus()
             return
-        # otherwise the first combatant's field, so tab walks down the list as it is on screen
-        # (starting on the Start button sent the first tab to Cancel); enter still starts from any
-        fields = self.query("#fields Input, #fields Tick")
+        # otherwise the first combatant's die, so tab walks down the list's dice as it is on screen,
+        # then its surprised boxes (starting on the Start button sent the first tab to Cancel);
+        # enter still starts from any
+        fields = self.query("#fields Input") or self.query("#fields Tick")
         if fields:
             fields.first().focus()
         else:

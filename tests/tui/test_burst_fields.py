@@ -36,3 +36,20 @@ async def test_shift_tab_in_a_burst_goes_back_a_field(tmp_path: Path) -> None:
         await burst(pilot, "d", "tab", "tab", "shift+tab", "shift+tab", "2", "enter", settle=0.6)
         assert app.screen is main_screen(pilot)
         assert of(s, "Bandit 1").health[0].current == before - 2
+
+
+@sync
+async def test_the_table_s_initiative_dice_in_one_burst(tmp_path: Path) -> None:
+    """The start dialog with the table rolling for the PCs: "15", tab, "12" gives the next PC its die
+    (the surprised box between them took the 12 and lost it)."""
+    from engine import commands as C
+
+    s = demo_session("d20", then=(C.Setting("roll_pc", "table"),))
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await burst(pilot, "s", "1", "5", "tab", "1", "2", "enter", settle=0.8)
+        assert app.screen is main_screen(pilot)
+        assert s.state.started
+        assert of(s, "Brannoc").initiative == 15 + 2  # Dex 14
+        ysolde = of(s, "Ysolde")
+        assert ysolde.initiative == 12 + (ysolde.stat("dex", 10) - 10) // 2

@@ -25,7 +25,9 @@ async def test_start_dialog_then_next_and_space(tmp_path: Path) -> None:
     s = demo_session("d20")
     app = app_on(s, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("n")  # nothing to move on from before the start: hidden, and harmless
+        await pilot.press("n")  # before the start, a GM's first n opens the start dialog
+        assert app.screen.__class__.__name__ == "StartDialog"
+        await pilot.press("escape")
         assert not s.state.started
         await pilot.press("s")
         assert app.screen.__class__.__name__ == "StartDialog"
