@@ -22,7 +22,7 @@ from textual.timer import Timer
 
 from engine import RuleError
 from engine.commands import Command
-from engine.events import Event, describe
+from engine.events import ActionUsed, Event, describe
 from tui import config as cfgmod
 from tui.text import clean
 
@@ -54,6 +54,9 @@ def summary(events: Sequence[Event], limit: int = 2) -> str:
     """A short sentence for what a command did (or what an undo took back)."""
     if not events:
         return "(no change)"
+    # what happened first, what it cost after: "Bandit 3 uses Attack (action); A0 B1..." cut the
+    # hit or miss off a narrow screen's title
+    events = sorted(events, key=lambda e: isinstance(e, ActionUsed))
     parts = [describe(e) for e in events[:limit]]
     more = len(events) - limit
     return clean("; ".join(parts)) + (f" (+{more} more)" if more > 0 else "")

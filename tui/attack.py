@@ -284,9 +284,12 @@ class AttackBase(Dialog):
     def default_target(self) -> str:
         """The combatant selected in the tracker; else the first one standing on another side than the
         attacker's (a PC's turn usually means an attack on an enemy); else the first other one."""
-        if self.preset:
-            return self.preset
         me = self.fight.find(self.who)
+        picked = self.fight.find(self.preset) if self.preset else None
+        # the selected row, unless it is the attacker's own side down at 0 (left selected after a
+        # heal or a check, it made a downed ally the target of the next attack: play-test)
+        if picked is not None and not (picked.down and me is not None and picked.side == me.side):
+            return picked.id
         others = [c for c in picker_order(self.fight) if c.id != self.who]
         if me is not None:
             foe = next((c for c in others if c.side != me.side and not c.down), None)
