@@ -141,3 +141,30 @@ def test_only_a_ruleset_with_its_own_roll_takes_a_total_or_a_newcomers_initiativ
     # an initiative number but no roll of its own (the fifth, test-only ruleset): the dialogs do not
     # offer a total or a newcomer's initiative, which it could not read
     assert PlainList.has_initiative and not PlainList().rolls_initiative()
+
+
+def test_d20_a_companion_still_acts_right_after_its_owner_when_a_newcomer_joins_above() -> None:
+    """Play-test: goblins joining above Brannoc during his turn took the turn before his Grey Wolf.
+    The newcomer above still acts this round (docs/rules/d20.md), but after the companion."""
+    import msgspec
+
+    import engine.library as L
+    from engine import apply
+    from saves.demo import demo_history
+
+    f = demo_history("d20").state
+    f, _ = apply(f, C.StartFight())
+    while f.get(f.current).name != "Brannoc":
+        f, _ = apply(f, C.NextTurn())
+    sb = next(x for x in L.starter("d20") if x.name == "Goblin")
+    add = msgspec.structs.replace(L.to_add(sb, 2)[0], initiative=(C.Initiative(total=25), C.Initiative(total=1)))
+    f, _ = apply(f, add)
+    seen = []
+    this_round = f.round
+    while True:
+        f, _ = apply(f, C.NextTurn())
+        if f.round != this_round:
+            break
+        seen.append(f.get(f.current).name)
+    assert seen[:2] == ["Grey Wolf", "Goblin 1"]
+    assert seen.count("Goblin 1") == 1 and seen[-1] == "Goblin 2"  # everyone once, nobody skipped

@@ -222,22 +222,29 @@ class D20(Ruleset):
         return f
 
     def advance(self, f: Fight, ev: Events, given: GivenRolls | None = None) -> Fight:
+        last = f.current
         if f.current:
             f = finish_turn(self, f, ev, self._lost(f.get(f.current)))
-        return self._next_turn(X.prune_dues(f), ev, given)
+        return self._next_turn(X.prune_dues(f), ev, given, last)
 
     def _lost(self, c: Combatant) -> str:
         e = c.economy
         lost = [n for n, v in (("action", e.actions), ("bonus action", e.bonus)) if v]
         return ", ".join(lost)
 
-    def _next_turn(self, f: Fight, ev: Events, given: GivenRolls | None = None) -> Fight:
+    def _next_turn(self, f: Fight, ev: Events, given: GivenRolls | None = None, last: str = "") -> Fight:
         for _ in range(2 * len(f.order) + 2):
             # everyone acts once a round, in initiative order: the turn goes to the first in the
             # order who has not had its turn this round, so that one moved above the acting
-            # combatant (a tie settled late, a new initiative) before its turn still gets it
+            # combatant (a tie settled late, a new initiative) before its turn still gets it;
+            # but a companion acts right after its owner, whoever joined above them meanwhile
             done = {c.id for c in f.combatants if c.economy.done}
-            cid = next((x for x in f.order if x not in done), "")
+            cid = ""
+            if last:
+                prev = f.find(last)
+                owners = {last, prev.owner} - {""} if prev is not None else {last}
+                cid = next((x for x in f.order if x not in done and (c := f.find(x)) and c.owner in owners), "")
+            cid = cid or next((x for x in f.order if x not in done), "")
             if not cid:
                 f = replace(f, round=f.round + 1, clock=D20Clock(-1))
                 f = replace(
