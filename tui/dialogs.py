@@ -97,8 +97,9 @@ def words(text: str) -> tuple[str, ...]:
 # --- initiative as the table gives it: the die rolled, or the total the player calls out ------------
 
 INIT_TYPED: list[tuple[str | Text, str]] = [
-    ("the die rolled (the app adds the bonus)", "die"),
-    ("the total called out", "total"),
+    # the same words in every ruleset: d20's die and total, Warhammer's d100 and its SL
+    ("the die rolled (the app works it out)", "die"),
+    ("the result called out (total, SL)", "total"),
 ]
 
 

@@ -419,7 +419,7 @@ class MainScreen(Screen[None]):
             why = "Nobody in the fight has a health track to damage or heal."
         if why:
             event.stop()
-            self.fracas.tell(why, inline=False)
+            self.fracas.tell(why)  # in the shown pane's title on a small screen: no toast over the sheet
 
     def _keys(self) -> dict[str, tuple[str, str]]:
         """Key -> (action, title in lower case) of the main-screen action it runs."""
