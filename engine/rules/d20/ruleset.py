@@ -246,6 +246,7 @@ class D20(Ruleset):
                 cid = next((x for x in f.order if x not in done and (c := f.find(x)) and c.owner in owners), "")
             cid = cid or next((x for x in f.order if x not in done), "")
             if not cid:
+                last = ""  # a new round goes by the order from its top, companions with their owners
                 f = replace(f, round=f.round + 1, clock=D20Clock(-1))
                 f = replace(
                     f,
