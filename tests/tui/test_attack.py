@@ -9,6 +9,7 @@ from pathlib import Path
 from engine import commands as C
 from engine.rules.warhammer import combat as W
 from tests.tui.support import app_on, cid, demo_session, dialog_error, main_screen, of, select, sync
+from tui.attack import OTHER
 from tui.main import MainScreen
 from tui.rulesets.cosmere.dialogs import (
     CosmereAttackDialog,
@@ -271,6 +272,8 @@ async def test_cosmere_reactive_strike_spends_reaction_and_focus(tmp_path: Path)
         assert isinstance(app.screen, CosmereAttackDialog)
         assert app.screen.query_one("#attacker").value == w1
         app.screen.query_one("#attacker").value = cid(s, "Kaladin")
+        await pilot.pause()
+        app.screen.query_one("#weapon_pick").value = OTHER  # not his spear: a strike typed in
         app.screen.box("t", w1).value = True
         app.screen.query_one("#use").value = "reaction"
         await fill(pilot, "modifier", "4")
