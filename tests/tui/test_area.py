@@ -15,7 +15,6 @@ from tests.tui.support import (
     demo_session,
     dialog_error,
     main_screen,
-    notifications,
     of,
     select,
     sync,
@@ -180,4 +179,5 @@ async def test_the_key_says_why_when_nobody_can_be_hit(tmp_path: Path) -> None:
         await pilot.press("D")
         await pilot.pause()
         assert isinstance(app.screen, MainScreen)
-        assert any("Nobody in the fight has a health track" in n for n in notifications(pilot))
+        # at 80x24 said in the shown pane's title, not in a toast over the sheet
+        assert "Nobody in the fight has a health track" in main_screen(pilot)._told
