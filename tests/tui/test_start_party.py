@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
 from textual.widgets import Checkbox, OptionList
 
 import engine.library as L
@@ -92,3 +93,80 @@ async def test_untick_for_a_fight_without_the_party_and_no_roster_no_tick(tmp_pa
         await pilot.pause()
         assert isinstance(app.screen, MainScreen)
         assert app.session is not None and app.session.state.combatants == ()
+
+
+@pytest.mark.parametrize(
+    ("rid", "pc", "foes", "foe", "boss", "boss_name"),
+    [
+        (
+            "warhammer",
+            {"name": "Anke", "kind": "pc", "side": "party", "wounds": 12},
+            "gob x4",
+            "Goblin",
+            "tro",
+            "Troll",
+        ),
+        (
+            "cosmere",
+            {"name": "Anke", "kind": "pc", "side": "party", "hp": 20},
+            "hig x4",
+            "Highway Brigand",
+            "war",
+            "Warcamp Sergeant",
+        ),
+    ],
+)
+@sync
+async def test_the_same_in_warhammer_and_cosmere(  # type: ignore[no-untyped-def]
+    tmp_path: Path, rid, pc, foes, foe, boss, boss_name
+) -> None:
+    """Issue 13: the party plus four foes and their leader in a few keys, then the third foe's first
+    attack is w, enter."""
+    Path(os.environ["FRACAS_DATA_DIR"]).mkdir(parents=True, exist_ok=True)
+    S.add_to_party(rid, [L.decode_entry(rid, pc)])
+    app = make_app(start_screen=True, config_path=tmp_path / "config.toml")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start(app, pilot)
+        rules = app.screen.query_one("#rules", OptionList)
+        rules.focus()
+        rules.highlighted = [o.id for o in rules._options].index(rid)
+        await pilot.pause()
+        await pilot.press("enter", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        s = app.session
+        assert s is not None and [c.name for c in s.state.combatants] == ["Anke"]
+        keys = 0
+        for query in (foes, boss):
+            await pilot.press("a")
+            await type_text(pilot, query)
+            await pilot.press("enter")
+            keys += 2 + len(query)
+        assert keys < 15
+        names = [c.name for c in s.state.combatants]
+        assert names == ["Anke", f"{foe} 1", f"{foe} 2", f"{foe} 3", f"{foe} 4", boss_name]
+        # the third foe's first attack: w, enter (on its turn)
+        from engine import commands as C
+
+        third = next(c.id for c in s.state.combatants if c.name == f"{foe} 3")
+        app.commit(C.StartFight())
+        for _ in range(40):
+            if s.state.current == third:
+                break
+            if rid == "cosmere":
+                app.commit(C.StartTurn(third))
+                break
+            app.commit(C.NextTurn())
+        await pilot.pause()
+        before = len(s.history.nodes)
+        await pilot.press("w")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        # the attack was made (an outcome dialog may follow to apply it: its enter too)
+        if not isinstance(app.screen, MainScreen):
+            await pilot.press("enter")
+            await pilot.pause()
+        assert isinstance(app.screen, MainScreen)
+        cmd = s.history.nodes[s.history.cursor].command
+        assert len(s.history.nodes) > before and getattr(cmd, "who", "") == third
