@@ -243,7 +243,10 @@ class D20(Ruleset):
             if last:
                 prev = f.find(last)
                 owners = {last, prev.owner} - {""} if prev is not None else {last}
-                cid = next((x for x in f.order if x not in done and (c := f.find(x)) and c.owner in owners), "")
+                # one pass over the combatants (no lookup per place in the order: big fights)
+                pets = {c.id for c in f.combatants if c.owner and c.owner in owners and not c.economy.done}
+                if pets:
+                    cid = next((x for x in f.order if x in pets), "")
             cid = cid or next((x for x in f.order if x not in done), "")
             if not cid:
                 last = ""  # a new round goes by the order from its top, companions with their owners
