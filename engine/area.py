@@ -20,10 +20,10 @@ from msgspec.structs import replace
 from engine import commands as C
 from engine import events as E
 from engine.commands import Given
-from engine.core import apply, clean_name, register_generic
+from engine.core import apply, clean_name, end_condition, register_generic
 from engine.errors import RuleError
 from engine.mechanics import AREA_SAVES, SUSTAINING, amount_or_roll
-from engine.ruleset import Events, Ruleset, remove_condition
+from engine.ruleset import Events, Ruleset
 from engine.state import Duration, Fight, put
 
 MAX_DC = 100
@@ -252,10 +252,7 @@ def _remove_many(rs: Ruleset, f: Fight, cmd: RemoveConditions, ev: Events) -> Fi
         cond = c.condition(name)
         if cond is None:
             raise RuleError(f"{c.name} is not {name} any more.")
-        # as the Remove condition command does, with the reason in the log
-        f = put(f, remove_condition(c, cond.name))
-        ev.append(E.ConditionEnded(c.id, c.name, cond.name, reason))
-        f = rs.condition_removed(f, f.get(c.id), cond, ev)
+        f = end_condition(rs, f, c, cond, reason, ev)  # as the Remove condition command does
     return f
 
 

@@ -430,8 +430,13 @@ def _remove_condition(rs: Ruleset, f: Fight, cmd: C.RemoveCondition, ev: Events)
     cond = c.condition(cmd.name)
     if cond is None:
         raise RuleError(f"{c.name} is not {cmd.name}.")
+    return end_condition(rs, f, c, cond, "removed", ev)
+
+
+def end_condition(rs: Ruleset, f: Fight, c: Combatant, cond: Condition, reason: str, ev: Events) -> Fight:
+    """End `cond` on `c` as the GM does by hand (the log says `reason`); the ruleset reacts."""
     f = put(f, remove_condition(c, cond.name))
-    ev.append(E.ConditionEnded(c.id, c.name, cond.name, "removed"))
+    ev.append(E.ConditionEnded(c.id, c.name, cond.name, reason))
     return rs.condition_removed(f, f.get(c.id), cond, ev)
 
 
