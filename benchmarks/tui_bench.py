@@ -64,7 +64,7 @@ Bare().run()
 FRACAS_CHILD = """
 import sys
 sys.path.insert(0, {root!r})
-from tui.app import FracasApp
+import tui.cli  # first, as the `fracas` console script (tui.cli:main) imports it
 from tui.main import MainScreen
 
 # exit right after the main screen's first paint; everything else is the real `fracas demo d20`
@@ -81,6 +81,7 @@ sys.exit(main(["demo", "d20", "--dir", {folder!r}]))
 MEMORY_CHILD = """
 import sys
 sys.path.insert(0, {root!r})
+import tui.cli  # first, as the `fracas` console script (tui.cli:main) imports it
 from tui.app import make_app
 from tui.main import MainScreen
 

@@ -24,6 +24,7 @@ from engine import RuleError
 from engine.commands import Command
 from engine.events import ActionUsed, Event, describe
 from tui import config as cfgmod
+from tui import gc_policy
 from tui.text import clean
 
 if TYPE_CHECKING:
@@ -192,11 +193,9 @@ class FracasApp(App[None]):
         A full pass walks every object the app holds (Textual's widgets, caches, the fight's
         history): 30-60 ms, and Python starts one every few dozen key presses, so a damage entry
         would now and then stutter. Full passes are instead run when the GM pauses (IDLE_GC seconds
-        after the last change), and what survives them is frozen, out of later passes' way."""
-        gc.collect()
-        gc.freeze()
-        young, middle, _ = gc.get_threshold()
-        gc.set_threshold(young, middle, 1_000_000)  # no automatic full pass: _idle_gc does them
+        after the last change), and what survives them is frozen, out of later passes' way; until
+        this first one, start-up ran with the collector put off (tui/gc_policy.py)."""
+        gc_policy.settle()
 
     def _schedule_gc(self) -> None:
         if self._gc_timer is not None:

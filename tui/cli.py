@@ -21,16 +21,20 @@ Every error is one line, "fracas: <what went wrong>", never a traceback or an ex
 
 from __future__ import annotations
 
-import argparse
-import os
-import sys
-from pathlib import Path
-from typing import Any
+from tui import gc_policy
 
-import msgspec
+gc_policy.defer()  # before the imports: start-up makes no garbage (tui/gc_policy.py)
 
-from engine.text import json_safe, terminal_safe
-from engine.version import __version__
+import argparse  # noqa: E402
+import os  # noqa: E402
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
+
+import msgspec  # noqa: E402
+
+from engine.text import json_safe, terminal_safe  # noqa: E402
+from engine.version import __version__  # noqa: E402
 
 SUBCOMMANDS = (
     "demo", "script", "list", "check", "export", "new", "view", "serve", "library", "party", "rename", "delete",
@@ -192,6 +196,8 @@ def _main(argv: list[str]) -> int:
         _say("--read-only needs a save file to open: fracas FILE --read-only")
         return 2
     args = _parser(library=bool(rest) and rest[0] in LIBRARY_COMMANDS).parse_args(argv)
+    if args.command not in (None, "demo", "new", "view"):
+        gc_policy.restore()  # no app: Python's own collector (tui/gc_policy.py)
     if args.command is None:
         return _run_app(None)
     if args.command == "script":

@@ -32,6 +32,7 @@ from engine.ruleset import Ruleset
 from engine.state import Combatant, Condition, Fight
 from engine.text import terminal_safe
 from saves.follow import Follower
+from tui import gc_policy
 from tui.text import clean, literal
 from tui.views import HIDDEN, ordered, remaining
 
@@ -376,6 +377,7 @@ class ViewApp(App[None]):
         self.follower = Follower(self.path)
         self.redraw()
         self.set_interval(self.poll_seconds, self.tick)
+        self.set_timer(0.5, gc_policy.restore)  # painted: Python's own collector (tui/gc_policy.py)
 
     def tick(self) -> None:
         if self.follower is not None and self.follower.poll():
