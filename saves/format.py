@@ -16,6 +16,7 @@ import struct
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Annotated, Any, Union
 
 import msgspec
@@ -528,13 +529,33 @@ class Codec:
     fight_setters: dict[str, type]  # Fight field name -> its setter struct
     combatant_setters: dict[str, type]
     encoder: msgspec.msgpack.Encoder
-    step_decoder: msgspec.msgpack.Decoder
     header_decoder: msgspec.msgpack.Decoder
-    move_decoder: msgspec.msgpack.Decoder
-    position_decoder: msgspec.msgpack.Decoder
-    fight_checks: dict[str, Check]  # Fight field -> the check of a value a delta sets
-    combatant_checks: dict[str, Check]
-    combatant_check: Check | None  # a whole new Combatant
+
+    # The read side of steps is built on first use: a new fight (the demo, `fracas new`) only writes
+    # its steps, and building these costs 10-20 ms of start-up.
+    @cached_property
+    def step_decoder(self) -> msgspec.msgpack.Decoder:
+        return msgspec.msgpack.Decoder(self.step, dec_hook=state_hook)
+
+    @cached_property
+    def move_decoder(self) -> msgspec.msgpack.Decoder:
+        return msgspec.msgpack.Decoder(Move)
+
+    @cached_property
+    def position_decoder(self) -> msgspec.msgpack.Decoder:
+        return msgspec.msgpack.Decoder(Position)
+
+    @cached_property
+    def fight_checks(self) -> dict[str, Check]:  # Fight field -> the check of a value a delta sets
+        return _field_checks(Fight)
+
+    @cached_property
+    def combatant_checks(self) -> dict[str, Check]:
+        return _field_checks(Combatant)
+
+    @cached_property
+    def combatant_check(self) -> Check | None:  # a whole new Combatant
+        return struct_checker(Combatant)
 
     def knows(self, command: object, events: tuple[object, ...]) -> bool:
         return type(command) in self.command_types and all(type(e) in self.event_types for e in events)
@@ -752,13 +773,7 @@ def _build(cu: Any, eu: Any, key: tuple[tuple[type, ...], ...]) -> Codec:
         fight_setters=fight_setters,
         combatant_setters=combatant_setters,
         encoder=msgspec.msgpack.Encoder(),
-        step_decoder=msgspec.msgpack.Decoder(step, dec_hook=state_hook),
         header_decoder=msgspec.msgpack.Decoder(Header, dec_hook=state_hook),
-        move_decoder=msgspec.msgpack.Decoder(Move),
-        position_decoder=msgspec.msgpack.Decoder(Position),
-        fight_checks=_field_checks(Fight),
-        combatant_checks=_field_checks(Combatant),
-        combatant_check=struct_checker(Combatant),
     )
 
 
