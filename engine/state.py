@@ -280,14 +280,23 @@ class Combatant(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="
         return None
 
     def has(self, condition: str) -> bool:
-        low = condition.lower()
-        return any(c.name.lower() == low for c in self.conditions)
+        # a plain loop, not any(<generator>): rules ask this several times a command, of every
+        # combatant, and most hold no condition at all
+        conditions = self.conditions
+        if conditions:
+            low = condition.lower()
+            for c in conditions:
+                if c.name.lower() == low:
+                    return True
+        return False
 
     def condition(self, name: str) -> Condition | None:
-        low = name.lower()
-        for c in self.conditions:
-            if c.name.lower() == low:
-                return c
+        conditions = self.conditions
+        if conditions:
+            low = name.lower()
+            for c in conditions:
+                if c.name.lower() == low:
+                    return c
         return None
 
     @property

@@ -138,6 +138,8 @@ def dodging(c: Combatant) -> bool:
 
 def incapacitated(c: Combatant) -> str:
     """The condition that stops `c` acting and reacting, or ""."""
+    if not c.conditions:
+        return ""
     return next((n for n in INCAPACITATING if c.has(n)), "")
 
 
@@ -148,6 +150,8 @@ def down_and_out(c: Combatant) -> bool:
 
 def reactions_barred_by(c: Combatant) -> str:
     """The condition that bars `c`'s reactions (they are not spent, only unusable), or ""."""
+    if not c.conditions:
+        return ""
     return next((n for n in NO_REACTIONS if c.has(n)), "")
 
 
@@ -1213,6 +1217,8 @@ def spend_move(c: Combatant, label: str, cost: int) -> tuple[Combatant, str]:
 
 def effective_speed(c: Combatant) -> tuple[int, str]:
     """Speed in feet now, and why it is not the stat (for the tracker's display)."""
+    if not c.conditions:
+        return c.stat("speed", 30), ""
     held = next((n for n in SPEED_ZERO if c.has(n)), "")
     if held:
         return 0, held

@@ -376,6 +376,16 @@ class D20(Ruleset):
             return "is at Death's Door"
         return "is down at 0 hit points"
 
+    def describe_economy(self, c: Combatant) -> str:
+        """The texts of `economy_of(c)` joined, without building the items: every UseAction writes
+        this line into its event (tests/engine/test_actions_economy.py checks the two agree)."""
+        e = c.economy
+        move = "M" if e.move else "m"
+        if e.move and any(X.moved_feet(u) for u in e.used):
+            move = f"M{X.movement_left(c)}ft"  # part of the move taken: the feet left
+        barred = "(barred)" if e.reactions > 0 and X.reactions_barred_by(c) else ""
+        return f"A{e.actions} B{e.bonus} {move} R{e.reactions}{barred}"
+
     def economy_of(self, c: Combatant, f: Fight | None = None) -> tuple[EconomyItem, ...]:
         e = c.economy
         mine = f is not None and f.current == c.id
