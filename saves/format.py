@@ -388,7 +388,7 @@ def _checker(t: Any) -> Check | None:
     if isinstance(t, mi.IntType):
         return _check_int
     if isinstance(t, mi.StructType):
-        return struct_checker(t.cls)
+        return struct_checker(t.cls, t.fields)  # its fields are translated already: not again
     if isinstance(t, mi.CustomType) and t.cls in (AnyEconomy, AnyClock):
         return _check_own
     if isinstance(t, mi.VarTupleType | mi.ListType | mi.FrozenSetType | mi.SetType):
@@ -445,14 +445,15 @@ def _checker(t: Any) -> Check | None:
     return None  # str, bool, literals, None: msgspec checked them
 
 
-def struct_checker(cls: type) -> Check | None:
-    """The check of one struct type, built once from its fields."""
+def struct_checker(cls: type, infos: Any = None) -> Check | None:
+    """The check of one struct type, built once from its fields (`infos`: their msgspec type info,
+    when the caller has it; translating a type again costs as much as the first time)."""
     if cls in _STRUCT_CHECKS:
         return _STRUCT_CHECKS[cls]
     import msgspec.inspect as mi
 
     _STRUCT_CHECKS[cls] = None  # a type that contains itself is checked one level deep
-    parts = field_checkers(cls, mi.type_info(cls).fields)
+    parts = field_checkers(cls, mi.type_info(cls).fields if infos is None else infos)
     if not parts:
         return None
     items = tuple(parts.items())
