@@ -7,6 +7,7 @@ old state is untouched by construction, never half-applied.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import NamedTuple
 
 from msgspec.structs import replace
@@ -33,7 +34,8 @@ def new_fight(ruleset: str, name: str = "Fight", seed: int = 0) -> Fight:
 
 def apply(f: Fight, cmd: C.Command) -> tuple[Fight, tuple[E.Event, ...]]:
     rs = get_ruleset(f.ruleset)
-    handler = _handler(rs, type(cmd))
+    kind = type(cmd)
+    handler = _CACHE.get((rs, kind)) or _handler(rs, kind)
     ev: Events = []
     try:
         check_command(cmd)  # caps and character rules for every text and list field, every ruleset
@@ -61,14 +63,8 @@ def _handler(rs: Ruleset, kind: type) -> Handler:
             name = getattr(kind, "__struct_config__", None)
             tag = name.tag if name else kind.__name__
             raise RuleError(f"{rs.title} has no '{tag}' command.")
-        if own is not None:
-            h = own
-        else:
-            gen = generic  # bind for the closure
-
-            def h(f: Fight, cmd: C.Command, ev: Events, _g=gen, _rs=rs) -> Fight:  # type: ignore[misc]
-                return _g(_rs, f, cmd, ev)
-
+        # a generic handler gets the ruleset bound first (partial: no extra Python frame a command)
+        h = own if own is not None else partial(generic, rs)  # type: ignore[arg-type]
         _CACHE[key] = h
     return h
 

@@ -10,6 +10,7 @@ of them, and it applies to commands the app builds as well as to decoded ones.
 
 from __future__ import annotations
 
+import keyword
 import re
 from collections.abc import Callable
 from typing import Any
@@ -117,24 +118,51 @@ def check_command(cmd: msgspec.Struct) -> None:
     """Refuse a command with an over-long, multi-line (where one line is meant), control-character or
     text-direction-control text, a malformed combatant id, or an over-long list."""
     kind = type(cmd)
-    checks = _COMPILED.get(kind)
-    if checks is None:
-        checks = _COMPILED[kind] = _compile_struct(kind, getattr(kind.__struct_config__, "tag", "") or "")
-    for check in checks:
-        check(cmd)
+    check = _COMPILED.get(kind)
+    if check is None:
+        tag = getattr(kind.__struct_config__, "tag", "") or ""
+        check = _COMPILED[kind] = _compile_command(kind, tag) or _nothing
+    check(cmd)
 
 
-_COMPILED: dict[type, list[Check]] = {}
+_COMPILED: dict[type, Check] = {}
 
 
-def _compile_struct(kind: type, tag: str) -> list[Check]:
+def _nothing(cmd: Any) -> None:
+    return None
+
+
+def _compile_command(kind: type, tag: str) -> Check | None:
+    """One function checking every field of a command type (or of a struct inside one), written out
+    field by field: what `_field` does for each, without a call per field (every command goes through
+    it). None when no field needs a check."""
     info = mi.type_info(kind)
-    out: list[Check] = []
-    for f in info.fields:  # type: ignore[attr-defined]
+    env: dict[str, Any] = {"str": str}
+    lines = ["def check(cmd):"]
+    for n, f in enumerate(info.fields):  # type: ignore[attr-defined]
         inner = _compile(f.type, tag, f.name)
-        if inner is not None:
-            out.append(_field(f.name, inner, _fast(f.type, tag, f.name)))
-    return out
+        if inner is None:
+            continue
+        if not f.name.isidentifier() or keyword.iskeyword(f.name):
+            env[f"field{n}"] = _field(f.name, inner, _fast(f.type, tag, f.name))
+            lines.append(f"    field{n}(cmd)")
+            continue
+        env[f"inner{n}"] = inner
+        lines.append(f"    v = cmd.{f.name}")
+        fast = _fast(f.type, tag, f.name)
+        if fast is not None:
+            bad, limit = fast
+            env[f"bad{n}"] = bad.search
+            lines.append(f"    if v and (v.__class__ is not str or len(v) > {int(limit)} or bad{n}(v) is not None):")
+        else:
+            lines.append("    if v:  # empty strings, empty tuples, None, 0: nothing to check")
+        lines.append(f"        inner{n}(v)")
+    if len(lines) == 1:
+        return None
+    lines.append("    return None")
+    exec("\n".join(lines), env)  # the source is built here from field names and ints only
+    check: Check = env["check"]
+    return check
 
 
 def _field(name: str, inner: Check, fast: Any) -> Check:
@@ -206,8 +234,7 @@ def _compile(t: mi.Type, tag: str, field: str) -> Check | None:
             subs = [(0, lambda v: check_line(v, "stat name", WORD))]
         return _pairs(subs) if subs else None
     if isinstance(t, mi.StructType):
-        nested = _compile_struct(t.cls, tag)
-        return _nested(nested) if nested else None
+        return _compile_command(t.cls, tag)
     return None
 
 
@@ -271,13 +298,5 @@ def _pairs(subs: list[tuple[int, Check]]) -> Check:
         for i, s in subs:
             if i < len(v):
                 s(v[i])
-
-    return check
-
-
-def _nested(checks: list[Check]) -> Check:
-    def check(v: Any) -> None:
-        for c in checks:
-            c(v)
 
     return check

@@ -197,18 +197,24 @@ def amount_or_roll(
 def take_damage(rs: Ruleset, c: Combatant, amount: int, pool: str = "") -> tuple[Combatant, str]:
     """The health tracks in the ruleset's order (or the one asked for first); on each, its temporary
     health goes before the track itself (nine-phase: Grit, then the temporary points, then Hit Points)."""
-    order = list(rs.damage_order)
+    order = rs.damage_order
     if pool:
         keys = [p.key for p in c.health]
         if pool not in keys:
             raise RuleError(f"{c.name} has no '{pool}' track (it has {', '.join(keys)}).")
-        order = [pool] + [k for k in order if k != pool]
+        order = (pool, *(k for k in order if k != pool))
     left = amount
     health = c.health
     parts: list[str] = []
     for key in order:
-        p = next((x for x in health if x.key == key), None)
-        if p is None or left <= 0:
+        if left <= 0:
+            break  # nothing is left to take (`left` only goes down)
+        p = None
+        for x in health:
+            if x.key == key:
+                p = x
+                break
+        if p is None:
             continue
         absorbed = min(p.temp, left)
         left -= absorbed

@@ -364,7 +364,9 @@ def put(fight: Fight, combatant: Combatant) -> Fight:
     i = pos.get(combatant.id)
     if i is None:
         raise RuleError(f"No combatant with id '{combatant.id}' in this fight.")
-    new = (*cs[:i], combatant, *cs[i + 1 :])
+    out = list(cs)  # a copy and one store: cheaper than slicing around `i`
+    out[i] = combatant
+    new = tuple(out)
     _remember(new, pos)  # same ids in the same places: the new tuple shares the map
     return replace(fight, combatants=new)
 
@@ -394,7 +396,8 @@ def _remember(cs: tuple[Combatant, ...], pos: dict[str, int]) -> None:
 
 
 def set_pool(pools: tuple[Pool, ...], pool: Pool) -> tuple[Pool, ...]:
-    return tuple(pool if p.key == pool.key else p for p in pools)
+    key = pool.key
+    return tuple([pool if p.key == key else p for p in pools])
 
 
 def set_stat(stats: tuple[tuple[str, int], ...], key: str, value: int) -> tuple[tuple[str, int], ...]:
