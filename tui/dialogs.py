@@ -12,7 +12,7 @@ import functools
 import logging
 import re
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from msgspec.structs import replace as replace_struct
 from rich.text import Text
@@ -712,14 +712,102 @@ DURATION_LABELS = {
 }
 
 
+# How often a GM reaches for each condition of a ruleset, most first: where two names share their first
+# letters ("conc": Concealed, Concentrating), the more common one is offered first. The ruleset's
+# concentration (engine.area.sustaining) always leads; names not listed follow in the catalog's order.
+# A ruleset's app slice may give its own list as `common_conditions`. docs/conditions.md has the rule.
+COMMON_CONDITIONS: dict[str, tuple[str, ...]] = {
+    "d20": (
+        "Concentrating", "Prone", "Frightened", "Poisoned", "Grappled", "Restrained", "Stunned",
+        "Blinded", "Charmed", "Hidden", "Incapacitated", "Unconscious", "Bleeding", "Burning",
+        "Slowed", "Marked", "Helped", "Deafened", "Disarmed", "Confused", "Concealed",
+    ),
+    "warhammer": ("Prone", "Stunned", "Seriously injured", "Critically wounded", "Surprised"),
+    "cosmere": ("Slowed", "Prone", "Braced", "Squeezing", "Surprised"),
+}
+USED_LOOKBACK = 2000  # commands of the fight's history read for what it used (the latest ones)
+
+
+class Used(NamedTuple):
+    count: int  # how many times the GM put it on someone
+    last: int  # when last: higher is later
+    name: str  # as the GM last typed it
+
+
+def conditions_used(history: Any, lookback: int = USED_LOOKBACK) -> dict[str, Used]:
+    """The conditions the GM put on someone in this fight (the condition dialog's commands on the
+    history's current path, the latest `lookback` of them), by lower-cased name. Conditions the
+    rules put on by themselves (Surprised at the start, a Warhammer wound) are not the GM's choice
+    and do not count."""
+    from engine.area import KeptCondition
+
+    used: dict[str, Used] = {}
+    nodes = history.nodes
+    i, n = history.cursor, 0
+    while i >= 0 and n < lookback:
+        cmd = nodes[i].command
+        if isinstance(cmd, C.AddCondition | KeptCondition):
+            name = cmd.name.strip()
+            seen = used.get(name.lower())
+            # walking back from the latest: the first seen is the latest, in its latest spelling
+            used[name.lower()] = Used(1, -n, name) if seen is None else seen._replace(count=seen.count + 1)
+        i, n = nodes[i].parent, n + 1
+    return used
+
+
+def rank_conditions(names: Sequence[str], used: dict[str, Used], common: Sequence[str]) -> list[str]:
+    """`names` in the order the condition dialog offers them: those used in this fight (more often
+    first, then more recently), then the ruleset's common ones in their order, then the rest as given."""
+    common_at = {n.lower(): i for i, n in enumerate(common)}
+    at = {n: i for i, n in enumerate(names)}
+
+    def key(name: str) -> tuple[int, int, int]:
+        low = name.lower()
+        if low in used:
+            return (0, -used[low].count, -used[low].last)
+        if low in common_at:
+            return (1, common_at[low], 0)
+        return (2, at[name], 0)
+
+    return sorted(names, key=key)
+
+
+def condition_matches(query: str, names: dict[str, str]) -> tuple[list[str], list[str]]:
+    """What a typed query finds in `names` (name -> description), both lists keeping `names`' order:
+    by name (exactly, then at its start, then at a later word's start, then anywhere) and by
+    description only."""
+    q = query.strip().lower()
+    if not q:
+        return list(names), []
+    groups: list[list[str]] = [[], [], [], []]
+    described = []
+    for n, d in names.items():
+        low = n.lower()
+        if low == q:
+            groups[0].append(n)
+        elif low.startswith(q):
+            groups[1].append(n)
+        elif any(w.startswith(q) for w in low.split()[1:]):
+            groups[2].append(n)
+        elif q in low:
+            groups[3].append(n)
+        elif q in d.lower():
+            described.append(n)
+    return [n for g in groups for n in g], described
+
+
 class ConditionDialog(Dialog):
-    """Search the ruleset's conditions (or type a new name) and give a duration."""
+    """Search the ruleset's conditions (or type a new name) and give a duration.
+
+    The list under the name shows what was found, best first, and "→" marks what enter takes
+    (docs/conditions.md: the ones used in this fight, then the ruleset's common ones)."""
 
     BINDINGS = [
         Binding("down", "list(1)", show=False, id="catalog_down"),
         Binding("up", "list(-1)", show=False, id="catalog_up"),
     ]
     OK = "Add"
+    PICK_MARK = "→ "
 
     def heading(self) -> Text:
         return Text("Condition on ") + literal(self.target.name)
@@ -752,19 +840,41 @@ class ConditionDialog(Dialog):
     def on_mount(self) -> None:
         # the list follows the search field (up/down there move it); tab skips it
         self.query_one("#catalog", OptionList).can_focus = False
+        self._ranked = self._rank()
         self._filter("")
         self._show_duration_fields()
 
     def _catalog(self) -> dict[str, str]:
         return dict(self.rules.conditions)
 
+    def _rank(self) -> dict[str, str]:
+        """The catalog, and the names the GM typed in this fight that it lacks, in the order offered
+        (worked out once, as the dialog opens)."""
+        names = self._catalog()
+        session = self.fracas.session
+        used = conditions_used(session.history) if session is not None else {}
+        known = {n.lower() for n in names}
+        for low, u in used.items():  # a condition of the GM's own, used here before: offered again
+            if low not in known:
+                names[u.name] = "used in this fight"
+        rid = self.fight.ruleset
+        common = getattr(self.ui, "common_conditions", None)
+        if common is None:
+            common = COMMON_CONDITIONS.get(rid, ())
+        from engine.area import sustaining
+
+        lead = sustaining(rid)
+        common = ((lead,) if lead else ()) + tuple(common)
+        return {n: names[n] for n in rank_conditions(list(names), used, common)}
+
     def _filter(self, query: str) -> None:
         ol = self.query_one("#catalog", OptionList)
         ol.clear_options()
         q = query.strip().lower()
-        names = self._catalog()
+        names = getattr(self, "_ranked", None) or self._catalog()
         # option ids are counters, never names (a name need not be unique or a valid id)
         self._names: dict[str, str] = {}
+        self._prompts: list[Text] = []
 
         def entry(name: str, desc: str) -> Option:
             t = span(name, "bold")
@@ -773,20 +883,41 @@ class ConditionDialog(Dialog):
             self._names[oid] = name
             return Option(t, id=oid)
 
-        # names that start with what was typed, then names containing it, then a new name, then
-        # conditions whose description mentions it
-        first = [entry(n, d) for n, d in names.items() if not q or n.lower().startswith(q)]
-        inside = [entry(n, d) for n, d in names.items() if q and q in n.lower() and not n.lower().startswith(q)]
-        described = [entry(n, d) for n, d in names.items() if q and q not in n.lower() and q in d.lower()]
+        # names that match what was typed (exactly, at the start, at a word's start, inside), in the
+        # ranked order within each; then a new name; then conditions whose description mentions it
+        found, described = condition_matches(query, names)
         custom = []
         if q and not any(n.lower() == q for n in names):
             custom = [Option(Text("New condition: ", no_wrap=True) + literal(query.strip()), id="custom")]
-        options = first + inside + custom + described
+        options = [entry(n, names[n]) for n in found] + custom + [entry(n, names[n]) for n in described]
         if not options:
             note = "Type a name: this ruleset has no catalog of conditions."
             options = [Option(span(note, "dim"), id="none", disabled=True)]
+        pick = next((i for i, o in enumerate(options) if not o.disabled), None)
+        for i, o in enumerate(options):
+            prompt = o.prompt if isinstance(o.prompt, Text) else Text(str(o.prompt))
+            self._prompts.append(prompt)
+            if not o.disabled:
+                o._set_prompt(Text(self.PICK_MARK if i == pick else "  ") + prompt)
+        self._marked_at = pick
         ol.add_options(options)
-        ol.highlighted = next((i for i, o in enumerate(options) if not o.disabled), None)
+        ol.highlighted = pick
+
+    def _mark_pick(self, index: int | None) -> None:
+        """The mark on the option enter takes, so it is plain without colour (a highlight is not)."""
+        ol = self.query_one("#catalog", OptionList)
+        old = getattr(self, "_marked_at", None)
+        if old == index:
+            return
+        for i, mark in ((old, "  "), (index, self.PICK_MARK)):
+            if i is not None and 0 <= i < min(ol.option_count, len(self._prompts)):
+                if not ol.get_option_at_index(i).disabled:
+                    ol.replace_option_prompt_at_index(i, Text(mark) + self._prompts[i])
+        self._marked_at = index
+
+    @on(OptionList.OptionHighlighted, "#catalog")
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self._mark_pick(event.option_index)
 
     @on(Input.Changed, "#search")
     def _search(self, event: Input.Changed) -> None:
@@ -796,6 +927,7 @@ class ConditionDialog(Dialog):
         ol = self.query_one("#catalog", OptionList)
         if ol.option_count:
             ol.highlighted = max(0, min(ol.option_count - 1, (ol.highlighted or 0) + delta))
+            self._mark_pick(ol.highlighted)
 
     @on(OptionList.OptionSelected, "#catalog")
     def _picked(self, event: OptionList.OptionSelected) -> None:
