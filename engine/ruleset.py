@@ -27,7 +27,19 @@ from engine.events import (
     TurnStarted,
     register_event,
 )
-from engine.state import Clock, Combatant, Condition, Economy, Fight, Pool, put, register_clock, register_economy
+from engine.state import (
+    Clock,
+    Combatant,
+    Condition,
+    Economy,
+    Fight,
+    Pool,
+    put,
+    put_all,
+    register_clock,
+    register_economy,
+    watching,
+)
 
 if TYPE_CHECKING:
     from engine.history import History  # typing only: the history applies commands through core
@@ -404,9 +416,12 @@ def get_ruleset(rid: str) -> Ruleset:
 
 def expire(f: Fight, cid: str, kind: str, ev: Events) -> Fight:
     """Count down turn_start / turn_end durations that watch `cid`'s turn; end those at zero."""
-    # every turn start and end comes here, over every combatant: find the few that are watching
-    # first, with plain loops, and rebuild only those (this was most of the cost of `next`)
+    # every turn start and end comes here, over every combatant: most often nobody is watching it
+    # (the count is kept with the combatants tuple); else find the few that are, with plain loops,
+    # and rebuild only those (this was most of the cost of `next`)
     cs = f.combatants
+    if (cid, kind) not in watching(cs):
+        return f
     hits = []
     for i, c in enumerate(cs):
         for x in c.conditions:
@@ -431,7 +446,7 @@ def expire(f: Fight, cid: str, kind: str, ev: Events) -> Fight:
                 x = replace(x, duration=replace(d, count=d.count - 1))
             keep.append(x)
         out[i] = replace(c, conditions=tuple(keep))
-    return replace(f, combatants=tuple(out))
+    return put_all(f, tuple(out), hits)
 
 
 def expire_at(f: Fight, ev: Events, phase: int | None) -> Fight:

@@ -9,6 +9,7 @@ A new state is built with `msgspec.structs.replace`; untouched combatants are sh
 from __future__ import annotations
 
 import abc
+from collections.abc import Iterable
 from typing import Annotated, Literal
 
 import msgspec
@@ -360,39 +361,105 @@ class Fight(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="figh
 def put(fight: Fight, combatant: Combatant) -> Fight:
     """The fight with one combatant replaced (matched by id); every other one is shared."""
     cs = fight.combatants
-    pos = positions(cs)
+    hit = _MEMO.get(id(cs))
+    if hit is not None and hit[0] is cs:
+        pos, watch = hit[1], hit[2]
+    else:
+        pos, watch = positions(cs), None
     i = pos.get(combatant.id)
     if i is None:
         raise RuleError(f"No combatant with id '{combatant.id}' in this fight.")
+    if watch is not None and combatant.conditions is not cs[i].conditions:
+        watch = None  # counted again when next asked for
     out = list(cs)  # a copy and one store: cheaper than slicing around `i`
     out[i] = combatant
     new = tuple(out)
-    _remember(new, pos)  # same ids in the same places: the new tuple shares the map
+    _remember(new, pos, watch)  # same ids in the same places: the new tuple shares the map
     return replace(fight, combatants=new)
 
 
-# Where each combatant sits, per combatants tuple. `get` and `put` run several times in every command,
-# and a linear scan over 50 combatants was most of `apply`'s time. A memo, invisible from outside: keyed
-# by the tuple's id and checked by identity (the entry holds the tuple, so the id cannot be reused).
-_POSITIONS: dict[int, tuple[tuple[Combatant, ...], dict[str, int]]] = {}
+def put_all(fight: Fight, combatants: tuple[Combatant, ...], changed: Iterable[int] | None = None) -> Fight:
+    """The fight with `combatants`: the same ids in the same places as now (the caller's word), only
+    those at the indexes `changed` (None: any) different. What is known of the old tuple is kept."""
+    cs = fight.combatants
+    hit = _MEMO.get(id(cs))
+    if hit is not None and hit[0] is cs and len(combatants) == len(cs):
+        watch = hit[2]
+        if watch is not None:
+            for i in range(len(cs)) if changed is None else changed:
+                old, c = cs[i].conditions, combatants[i].conditions
+                if c is not old:
+                    if watch is hit[2]:
+                        watch = dict(watch)  # copied once, then counted down and up
+                    _uncount(watch, old)
+                    _count(watch, c)
+        _remember(combatants, hit[1], watch)
+    return replace(fight, combatants=combatants)
+
+
+# What is known of each combatants tuple: where each combatant sits, and (once asked for) how many
+# conditions count down on whose turn. `get` and `put` run several times in every command, and a linear
+# scan over 50 combatants was most of `apply`'s time; every turn's start and end asks who is watching
+# it. A memo, invisible from outside: keyed by the tuple's id and checked by identity (the entry holds
+# the tuple, so the id cannot be reused); a tuple built by `put` or `put_all` starts with what its
+# parent had, so a command rarely scans the combatants at all.
+_MEMO: dict[int, tuple[tuple[Combatant, ...], dict[str, int], dict[tuple[str, str], int] | None]] = {}
 
 
 def positions(cs: tuple[Combatant, ...]) -> dict[str, int]:
     """Combatant id -> index in `cs` (do not modify the returned dict)."""
-    hit = _POSITIONS.get(id(cs))
+    hit = _MEMO.get(id(cs))
     if hit is not None and hit[0] is cs:
         return hit[1]
     pos: dict[str, int] = {}
     for i, c in enumerate(cs):
         pos.setdefault(c.id, i)  # the first one wins, as a scan would find it
-    _remember(cs, pos)
+    _remember(cs, pos, None)
     return pos
 
 
-def _remember(cs: tuple[Combatant, ...], pos: dict[str, int]) -> None:
-    if len(_POSITIONS) >= 256:
-        _POSITIONS.clear()  # a bound, not an LRU: clearing is atomic and rebuilding is cheap
-    _POSITIONS[id(cs)] = (cs, pos)
+def watching(cs: tuple[Combatant, ...]) -> dict[tuple[str, str], int]:
+    """(combatant id, duration kind) -> how many conditions in `cs` have a duration of that kind
+    counted on that combatant (do not modify the returned dict). Only keys with a count are present."""
+    hit = _MEMO.get(id(cs))
+    if hit is not None and hit[0] is cs:
+        if hit[2] is not None:
+            return hit[2]
+        pos = hit[1]
+    else:
+        pos = positions(cs)
+    watch: dict[tuple[str, str], int] = {}
+    for c in cs:
+        if c.conditions:
+            _count(watch, c.conditions)
+    _remember(cs, pos, watch)
+    return watch
+
+
+def _count(watch: dict[tuple[str, str], int], conditions: tuple[Condition, ...]) -> None:
+    for x in conditions:
+        d = x.duration
+        key = (d.who, d.kind)
+        watch[key] = watch.get(key, 0) + 1
+
+
+def _uncount(watch: dict[tuple[str, str], int], conditions: tuple[Condition, ...]) -> None:
+    for x in conditions:
+        d = x.duration
+        key = (d.who, d.kind)
+        n = watch[key] - 1
+        if n:
+            watch[key] = n
+        else:
+            del watch[key]
+
+
+def _remember(
+    cs: tuple[Combatant, ...], pos: dict[str, int], watch: dict[tuple[str, str], int] | None
+) -> None:
+    if len(_MEMO) >= 256:
+        _MEMO.clear()  # a bound, not an LRU: clearing is atomic and rebuilding is cheap
+    _MEMO[id(cs)] = (cs, pos, watch)
 
 
 def set_pool(pools: tuple[Pool, ...], pool: Pool) -> tuple[Pool, ...]:

@@ -36,7 +36,7 @@ from engine.ruleset import (
     skip_turn,
     yes_no,
 )
-from engine.state import Combatant, Condition, Fight, Pool, put
+from engine.state import Combatant, Condition, Fight, Pool, put, put_all
 
 CONDITIONS = {
     "Blinded": "Cannot see. Attacks against it have advantage; its own attacks have disadvantage.",
@@ -251,10 +251,8 @@ class D20(Ruleset):
             if not cid:
                 last = ""  # a new round goes by the order from its top, companions with their owners
                 f = replace(f, round=f.round + 1, clock=D20Clock(-1))
-                f = replace(
-                    f,
-                    combatants=tuple(replace(c, economy=replace(c.economy, done=False)) for c in f.combatants),
-                )
+                # the same combatants in the same places, their conditions untouched
+                f = put_all(f, tuple([replace(c, economy=replace(c.economy, done=False)) for c in f.combatants]), ())
                 ev.append(E.RoundStarted(f.round))
                 if not f.order:
                     return f
