@@ -301,7 +301,7 @@ def _next(rs: Ruleset, f: Fight, cmd: C.NextTurn, ev: Events) -> Fight:
 def _damage(rs: Ruleset, f: Fight, cmd: C.Damage, ev: Events) -> Fight:
     c = f.get(cmd.who)
     rolled, r, f = amount_or_roll(f, cmd.amount, cmd.dice, cmd.given, "damage")
-    _text(cmd.type, "damage type")
+    # the type needs no check of its own: apply's limits (engine/limits.py) hold it to one short line
     amount, detail = rs.modify_damage(c, rolled, cmd.type)
     new, notes = take_damage(rs, c, amount, cmd.pool)
     if notes:
@@ -309,9 +309,11 @@ def _damage(rs: Ruleset, f: Fight, cmd: C.Damage, ev: Events) -> Fight:
     f = put(f, new)
     ev.append(E.Damaged(c.id, c.name, amount, rolled, cmd.type, detail, r, new.hp))
     if new.down and not c.down:
-        f = put(f, replace(new, dropped=(f.round, f.phase)))
+        dropped = replace(new, dropped=(f.round, f.phase))
+        f = put(f, dropped)
         ev.append(E.Dropped(c.id, c.name, rs.dropped_state(f, new)))
-    return rs.damage_taken(f, f.get(c.id), amount, cmd, ev)
+        new = dropped
+    return rs.damage_taken(f, new, amount, cmd, ev)
 
 
 def _heal(rs: Ruleset, f: Fight, cmd: C.Heal, ev: Events) -> Fight:
@@ -385,13 +387,17 @@ def _add_condition(rs: Ruleset, f: Fight, cmd: C.AddCondition, ev: Events) -> Fi
         f.get(cmd.source)
     if cmd.dice:
         parse(cmd.dice)
-    canonical = next((k for k in rs.conditions if k.lower() == name.lower()), name)
+    canonical = name  # the ruleset's own spelling, where it names the condition
+    low = name.lower()
+    for k in rs.conditions:  # a plain loop: a generator's step per name cost a microsecond
+        if k.lower() == low:
+            canonical = k
+            break
     if not 0 <= cmd.dc <= 100:
         raise RuleError(f"A save DC is between 1 and 100 (or 0 for none), not {cmd.dc}.")
-    cond = Condition(
-        canonical, cmd.level, duration, cmd.source, _text(cmd.note, "note"), cmd.dice, cmd.dc
-    )
-    kept = tuple(x for x in c.conditions if x.name.lower() != canonical.lower())
+    # the note as given: apply's limits (engine/limits.py) checked it as _text would
+    cond = Condition(canonical, cmd.level, duration, cmd.source, cmd.note, cmd.dice, cmd.dc)
+    kept = tuple([x for x in c.conditions if x.name.lower() != low])  # `low` is canonical's too
     new = replace(c, conditions=kept + (cond,))
     f = put(f, new)
     detail = duration_text(f, cmd.duration)
@@ -399,7 +405,7 @@ def _add_condition(rs: Ruleset, f: Fight, cmd: C.AddCondition, ev: Events) -> Fi
         detail = f"level {cmd.level}" + (f", {detail}" if detail else "")
     # "Orc is Prone", but "Orc has Exhaustion (level 3)": a condition with levels is had, not been
     ev.append(E.ConditionAdded(c.id, c.name, canonical, detail, "has" if cmd.level > 1 else ""))
-    return rs.condition_added(f, f.get(c.id), cond, ev)
+    return rs.condition_added(f, new, cond, ev)
 
 
 def duration_text(f: Fight, d: Duration) -> str:

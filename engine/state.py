@@ -429,9 +429,12 @@ def watching(cs: tuple[Combatant, ...]) -> dict[tuple[str, str], int]:
     else:
         pos = positions(cs)
     watch: dict[tuple[str, str], int] = {}
+    get = watch.get
     for c in cs:
-        if c.conditions:
-            _count(watch, c.conditions)
+        for x in c.conditions:  # _count, written out: this is the scan the memo saves
+            d = x.duration
+            key = (d.who, d.kind)
+            watch[key] = get(key, 0) + 1
     _remember(cs, pos, watch)
     return watch
 

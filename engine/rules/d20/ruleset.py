@@ -338,18 +338,19 @@ class D20(Ruleset):
                 raise RuleError(f"d20 has action, bonus, move, reaction and gambit, not '{what}'.")
         if what != "move":  # a move wrote its own entry, with its distance
             e = replace(e, used=e.used + ((label,) if label else ()))
-        f = put(f, replace(c, economy=e))
-        ev.append(E.ActionUsed(c.id, c.name, what, entry, self.describe_economy(f.get(c.id))))
+        c = replace(c, economy=e)
+        f = put(f, c)
+        ev.append(E.ActionUsed(c.id, c.name, what, entry, self.describe_economy(c)))
         return X.after_use(f, c.id, what, label, ev, cmd.target)
 
     def modify_damage(self, c: Combatant, amount: int, typ: str) -> tuple[int, str]:
         """Resistance halves (rounded down), vulnerability doubles; a creature with both gets both."""
         low = typ.lower()
         notes = []
-        if low and any(r.lower() == low for r in c.resist):
+        if low and c.resist and any(r.lower() == low for r in c.resist):
             amount //= 2
             notes.append("resisted, halved")
-        if low and any(r.lower() == low for r in c.vulnerable):
+        if low and c.vulnerable and any(r.lower() == low for r in c.vulnerable):
             amount *= 2
             notes.append("vulnerable, doubled")
         return amount, ", ".join(notes)
