@@ -89,7 +89,6 @@ class AttackBase(Dialog):
     # the fields scroll in half the screen: at 80x24 the odds, the table's roll and the buttons stay
     # in sight below them
     DEFAULT_CSS = """
-    AttackBase .-unlanded { display: none; }
     AttackBase #fields { max-height: 50vh; }
     """
     DICE = "given"  # the field for the attacker's own roll: required when the table rolls for its side
@@ -187,22 +186,35 @@ class AttackBase(Dialog):
         return OTHER
 
     # --- the table's dice first ----------------------------------------------------------------------
-    # the rows asked for only once the die the table typed says the attack landed (ids of rows)
-    ON_A_HIT: tuple[str, ...] = ()
+    # the fields for the dice a hit needs (field id -> its hints: the app rolls; the table does, before
+    # its die is typed; on a hit; a miss says MISS_HINT). They are always there, in the same place, so
+    # the same keys land in the same fields whatever the die shows; what they are for is said in the
+    # field as the die decides it
+    ON_A_HIT: dict[str, tuple[str, str, str]] = {}
+    MISS_HINT = "a miss: no damage needed, enter sends it"
     landed: bool | None = None  # from the typed die: None (none typed yet), True (a hit), False (a miss)
 
     @property
     def dice_first(self) -> bool:
         """The opening attacker's side rolls at the table: its die is the first field, above the
-        attacker and target (the rest follow, the damage dice only once the die shows a hit)."""
+        attacker and target (the rest follow, the damage dice just below the die)."""
         return table_rolls(self.fight, self.who)
 
+    def hit_hint(self, wid: str) -> str:
+        """What the field for a hit's dice says now: what to type on a hit, that nothing is needed on
+        a miss (the app rolls: its usual hint)."""
+        app, before, hit = self.ON_A_HIT[wid]
+        if not table_rolls(self.fight, self.attacker):
+            return app
+        if self.landed is None:
+            return before
+        return hit if self.landed else self.MISS_HINT
+
     def show_on_hit(self) -> None:
-        """The damage dice are asked for only when the table's die hit (the app rolls: always shown)."""
-        table = table_rolls(self.fight, self.attacker)
-        for rid in self.ON_A_HIT:
-            for r in self.query(f"#{rid}"):
-                r.set_class(table and not self.landed, "-unlanded")
+        """The damage dice's fields say what the typed die asks of them (they never come and go)."""
+        for wid in self.ON_A_HIT:
+            for w in self.query(f"#{wid}").results(Input):
+                w.placeholder = self.hit_hint(wid)
 
     def landing_text(self, total: str, against: str | Text, outcome: str, then: str) -> Text:
         """One line under the odds: what the typed die did ("17 (d20 15) vs Bandit 2's AC 12: HIT")."""

@@ -39,7 +39,12 @@ def first_field(dialog: Widget) -> str:
 
 
 def shown(dialog: Widget, rid: str) -> bool:
-    return not dialog.query_one(f"#{rid}").has_class("-unlanded")
+    r = dialog.query_one(f"#{rid}")
+    return bool(r.display) and not r.has_class("hidden")
+
+
+def hint(dialog: Widget, wid: str) -> str:
+    return str(dialog.query_one(f"#{wid}", Input).placeholder)
 
 
 def pc_table(rules: str, *then: C.Command):  # type: ignore[no-untyped-def]
@@ -65,11 +70,12 @@ async def test_d20_a_miss_from_the_table_die_goes_with_no_damage_asked(tmp_path:
         assert dlg.query_one("#ok").region.bottom <= 24  # the buttons are on screen
         dlg.query_one("#target", Choice).value = bandit
         await fill(pilot, "damage", "1d8")
-        assert not shown(dlg, "r-dgiven")  # no die yet: no damage dice asked for
+        # no die yet: the damage dice's field is there (the layout never moves) and says it is for a hit
+        assert shown(dlg, "r-dgiven") and hint(dlg, "damage_given").startswith("on a hit")
         await pilot.press("3")  # 3 + 2 = 5 vs AC 12
         await pilot.pause()
         assert "MISS" in odds_text(app) and "no damage: enter sends it" in odds_text(app)
-        assert not shown(dlg, "r-dgiven")
+        assert shown(dlg, "r-dgiven") and hint(dlg, "damage_given") == dlg.MISS_HINT
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, MainScreen), dialog_error(pilot)
@@ -186,10 +192,11 @@ async def test_warhammer_the_d100_first_a_miss_asks_for_nothing_more(tmp_path: P
         assert isinstance(dlg, WarhammerAttackDialog)
         assert first_field(dlg) == "given_attack" and app.focused is dlg.query_one("#given_attack")
         assert in_sight(dlg, "attacker") and in_sight(dlg, "target")
-        assert not shown(dlg, "r-gdamage") and not shown(dlg, "r-gcritical")
+        assert shown(dlg, "r-gdamage") and shown(dlg, "r-gcritical")  # always there: the layout never moves
+        assert hint(dlg, "given_damage").startswith("on a hit")
         await pilot.press("9", "5")  # 95: a miss whatever the skill
         await pilot.pause()
-        assert "MISS" in odds_text(app) and not shown(dlg, "r-gdamage")
+        assert "MISS" in odds_text(app) and hint(dlg, "given_damage") == dlg.MISS_HINT
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, WarhammerOutcomeDialog), dialog_error(pilot)

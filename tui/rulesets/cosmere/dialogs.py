@@ -10,7 +10,9 @@ from msgspec.structs import replace
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.widget import Widget
 from textual.widgets import Checkbox, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -52,11 +54,46 @@ def parse_feet(text: str) -> tuple[int, ...]:
     return tuple(int(p) for p in parts)
 
 
+class TargetTick(Tick):
+    """A target's box, or its cannot-sense box: the boxes are one stop for tab (it goes on to the
+    skill modifier from any of them); up and down go to the box above or below, left and right
+    between the two boxes of a row."""
+
+    BINDINGS = [
+        Binding("up", "step(-1)", "Previous target", show=False, id="target_previous"),
+        Binding("down", "step(1)", "Next target", show=False, id="target_next"),
+        Binding("left", "across", "Other box", show=False, id="target_left"),
+        Binding("right", "across", "Other box", show=False, id="target_right"),
+    ]
+
+    def action_step(self, delta: int) -> None:
+        screen = self.screen
+        if isinstance(screen, CosmereAttackDialog):
+            screen.step_box(self, delta)
+
+    def action_across(self) -> None:
+        screen = self.screen
+        if isinstance(screen, CosmereAttackDialog):
+            screen.across_box(self)
+
+
+TARGETS_LABEL = "Targets (space)"
+
+
 class CosmereAttackDialog(AttackBase):
     """One test and one damage roll against one or several targets; the choices come after the roll."""
 
     REMEMBERED = ("modifier", "damage", "type", "defense", "kind", "label", "range")
-    ON_A_HIT = ("r-dgiven",)
+    # a miss may still graze: the damage dice are needed whenever the dry run rolls them
+    ON_A_HIT = {
+        "damage_given": (
+            "each die: 6, or 3 5",
+            "on a hit or a graze: each die, 6 or 3 5",
+            "a hit or a graze: each damage die rolled, 6 or 3 5",
+        )
+    }
+    HINT = "enter: roll · space: tick · up/down: targets · esc: cancel · tab: next field"
+    _last_box: Tick | None = None  # the target box tab left: shift+tab from the modifier comes back to it
 
     def dice_row(self) -> Horizontal:
         if self.dice_first:
@@ -124,19 +161,89 @@ class CosmereAttackDialog(AttackBase):
         self._hide_attacker_row()
 
     def _hide_attacker_row(self) -> None:
-        """The attacker's own row is not offered: no one is its own target."""
+        """The attacker's own row is not offered: no one is its own target. The first row shown says
+        what the boxes are (its label carries the focus mark like any field's)."""
         for cid in self._slots:
             box = self.box("t", cid)
             if box is not None and box.parent is not None:
                 box.parent.display = cid != self.attacker
+        self._label_targets()
+
+    def _label_targets(self) -> None:
+        first = True
+        for r in self.query(".target-row"):
+            label = r.query_one(".label", Static)
+            text = Text(TARGETS_LABEL if first and r.display else "")
+            if r.display:
+                first = False
+            marked = getattr(self, "_marked", None)
+            if marked is not None and marked[0] is label:  # the focused row's label: keep the mark on it
+                self._marked = (label, text)
+                label.update(Text(self.FOCUS_MARK) + text)
+            elif str(label.content) != text.plain:
+                label.update(text)
+
+    # --- the target boxes: one stop for tab ---------------------------------------------------------
+    def target_boxes(self, kind: str = "t") -> list[Tick]:
+        """The boxes of one kind ("t" target, "u" cannot sense) in the rows shown, top to bottom."""
+        return [
+            box
+            for r in self.query(".target-row")
+            if r.display
+            for box in r.query(TargetTick).results(TargetTick)
+            if (box.id or "").startswith(f"{kind}-")
+        ]
+
+    def step_box(self, box: Tick, delta: int) -> None:
+        kind = (box.id or "t")[0]
+        boxes = self.target_boxes(kind)
+        if box in boxes and 0 <= boxes.index(box) + delta < len(boxes):
+            boxes[boxes.index(box) + delta].focus()
+
+    def across_box(self, box: Tick) -> None:
+        kind = (box.id or "t")[0]
+        mine, other = self.target_boxes(kind), self.target_boxes("u" if kind == "t" else "t")
+        if box in mine:
+            other[mine.index(box)].focus()
+
+    def focus_next(self, selector: Any = "*") -> Widget | None:
+        """Tab from any target box goes on to the first field below the boxes (the app moves the
+        focus through here, Screen.focus_next, for tab and for its burst of keys)."""
+        if isinstance(self.focused, TargetTick):
+            self._last_box = self.focused
+            after = self.query_one("#modifier", Input)
+            self.set_focus(after)
+            return after
+        return super().focus_next(selector)
+
+    def focus_previous(self, selector: Any = "*") -> Widget | None:
+        """Shift+tab from a box goes above the boxes; from the field below them, back to the box tab
+        left (else the first ticked one)."""
+        focused = self.focused
+        boxes = self.target_boxes("t") + self.target_boxes("u")
+        if isinstance(focused, TargetTick):
+            chain = self.focus_chain
+            first = next((w for w in chain if w in boxes), None)
+            if first is not None and chain.index(first) > 0:
+                before = chain[chain.index(first) - 1]
+                self.set_focus(before)
+                return before
+        elif focused is not None and focused.id == "modifier" and boxes:
+            back = self._last_box if self._last_box in boxes else None
+            if back is None:
+                back = next((b for b in self.target_boxes("t") if b.value), self.target_boxes("t")[0])
+            self.set_focus(back)
+            return back
+        return super().focus_previous(selector)
 
     def fields(self) -> ComposeResult:
         from engine.rules.cosmere.combat import DEFENSES
 
-        dgiven = row("Table damage dice", field(placeholder="each die: 6, or 3 5", id="damage_given"), id="r-dgiven")
+        hint = self.ON_A_HIT["damage_given"][1 if self.dice_first else 0]
+        dgiven = row("Table damage dice", field(placeholder=hint, id="damage_given"), id="r-dgiven")
         if self.dice_first:
-            # the table's dice first: whom it hits shows before anything else, the damage dice (asked
-            # for on a hit) just below, with the attacker and targets still in sight
+            # the table's dice first: whom it hits shows before anything else, the damage dice (needed
+            # on a hit or a graze) just below, always there, with the attacker and targets in sight
             yield self.dice_row()
             yield dgiven
         yield self.weapon_row()
@@ -144,14 +251,19 @@ class CosmereAttackDialog(AttackBase):
         first = self.default_target()  # the one picked in the tracker, else the first standing foe
         # the boxes' ids are positions: a combatant id comes from a file and need not be a valid id
         self._slots = {c.id: i for i, c in enumerate(self.fight.combatants)}
+        labelled = False
         for c in picker_order(self.fight):  # standing first, then the downed
             i = self._slots[c.id]
+            shown = c.id != self.who  # the attacker is not offered as its own target
             row_of = Horizontal(
-                Tick(literal(c.name), c.id == first, id=f"t-{i}", compact=True),
-                Tick("cannot sense it", id=f"u-{i}", compact=True),
-                classes="row",
+                # the first row shown says what the boxes are; each row's label carries the focus mark
+                Static(Text(TARGETS_LABEL if shown and not labelled else ""), classes="label"),
+                TargetTick(literal(c.name), c.id == first, id=f"t-{i}", compact=True),
+                TargetTick("cannot sense it", id=f"u-{i}", compact=True),
+                classes="row target-row",
             )
-            row_of.display = c.id != self.who  # the attacker is not offered as its own target
+            labelled = labelled or shown
+            row_of.display = shown
             yield row_of
         yield row("Skill modifier", field("0", id="modifier", number=True))
         yield row("Damage dice", field(placeholder="1d8 (empty: no damage)", id="damage"))
@@ -395,7 +507,9 @@ class SpeedDialog(Dialog):
         return Text("Fast or slow this round: ") + literal(self.target.name)
 
     def fields(self) -> ComposeResult:
-        yield OptionList(*[Option(label, id=str(i)) for i, (label, _, _) in enumerate(self.CHOICES)], id="speeds")
+        # in a labelled row: the label carries the focus mark like any other field's
+        speeds = OptionList(*[Option(label, id=str(i)) for i, (label, _, _) in enumerate(self.CHOICES)], id="speeds")
+        yield row("This round", speeds)
 
     def on_mount(self) -> None:
         ol = self.query_one("#speeds", OptionList)

@@ -64,7 +64,14 @@ class D20AttackDialog(AttackBase):
     """An attack roll, a Shield Bash, or a grapple / shove."""
 
     REMEMBERED = ("bonus", "ability", "proficient", "label", "damage", "mod", "type", "kind", "use")
-    ON_A_HIT = ("r-dgiven",)
+    ON_A_HIT = {
+        "damage_given": (
+            "each die: 6, or 3 5",
+            "on a hit: each die, 6 or 3 5",
+            "a hit: each damage die rolled, 6 or 3 5",
+        )
+    }
+    critical = False  # the typed die is a natural 20: the damage dice are rolled twice
 
     def dice_row(self) -> Horizontal:
         if self.dice_first:
@@ -73,37 +80,48 @@ class D20AttackDialog(AttackBase):
         return row("Table d20 (optional)", typed, id="r-given")
 
     def damage_dice_row(self) -> Horizontal:
-        return row("Table damage dice", field(placeholder="each die: 6, or 3 5", id="damage_given"), id="r-dgiven")
+        hint = self.ON_A_HIT["damage_given"][1 if self.dice_first else 0]
+        return row("Table damage dice", field(placeholder=hint, id="damage_given"), id="r-dgiven")
+
+    def hit_hint(self, wid: str) -> str:
+        if self.landed and table_rolls(self.fight, self.attacker):
+            if self.choice("what") == "attack" and not self.value("damage").strip():
+                return "a hit, but no damage dice above: none needed"
+            if self.critical:
+                return "critical: each die, twice as many: 6 3"
+        return super().hit_hint(wid)
 
     def fields(self) -> ComposeResult:
         kinds: list[tuple[str | Text, str]] = [("Attack", "attack"), ("Shield Bash (bonus action)", "bash")]
         kinds += [("Grapple", "grapple"), ("Shove prone", "prone"), ("Shove 5 ft", "push")]
         if self.dice_first:
             # the table's dice first: hit or miss shows before anything else, and the damage dice
-            # (asked for on a hit) sit just below, with the attacker and target still in sight
+            # (needed on a hit) sit just below, always there, with the attacker and target in sight
             yield self.dice_row()
             yield self.damage_dice_row()
         yield self.weapon_row()
         yield self.attacker_row()
         yield row("Target", Choice(self._targets(), self.default_target(), id="target"))
-        yield row("What", Choice(kinds, id="what"))
+        # what a GM types for an attack typed by hand comes straight after the target (bonus, tab,
+        # damage), the rarely changed choices and modifiers after it
         with Horizontal(classes="row", id="attack-fields"):
             yield Static(Text("Attack bonus"), classes="label")
             yield field(placeholder=BONUS_HINTS["auto"], id="bonus", number=True)
+        yield row("Damage dice", field(placeholder="1d8 (empty: no damage)", id="damage"), id="r-damage")
+        yield row("Damage type", field(placeholder="slashing (optional)", id="type"), id="r-type")
+        yield row("Weapon (for the log)", field(placeholder="longsword", id="label"), id="r-label")
+        yield row("What", Choice(kinds, id="what"))
         yield row(
             "Ability",
             Choice(D20_ABILITIES, "auto", id="ability"),
             Tick("proficient", True, id="proficient", compact=True),
             id="r-ability",
         )
-        yield row("Weapon (for the log)", field(placeholder="longsword", id="label"), id="r-label")
-        yield row("Damage dice", field(placeholder="1d8 (empty: no damage)", id="damage"), id="r-damage")
         yield row(
             "Damage modifier",
             field(placeholder="empty: the ability's, else +0", id="mod", number=True),
             id="r-mod",
         )
-        yield row("Damage type", field(placeholder="slashing (optional)", id="type"), id="r-type")
         yield row("Melee or ranged", Choice([("melee", "melee"), ("ranged", "ranged")], id="kind"), id="r-kind")
         uses: list[tuple[str | Text, str]] = [
             ("action (Attack)", "action"),
@@ -264,12 +282,15 @@ class D20AttackDialog(AttackBase):
         if rolled is None:
             return Text("")
         self.landed = rolled.outcome != "miss"
+        self.critical = rolled.outcome == "critical"
         then = ""
         if table_rolls(self.fight, self.attacker) and getattr(cmd, "damage", "x"):
             if rolled.outcome == "critical":
                 then = "type the damage dice, every die twice"
             elif self.landed:
                 then = "type the damage dice"
+            elif cmd.damage_given is not None:
+                then = "no damage: the damage dice typed are not needed, enter sends the miss"
             else:
                 then = "no damage: enter sends it"
         outcome = "critical hit" if rolled.outcome == "critical" else rolled.outcome
@@ -289,7 +310,7 @@ class D20AttackDialog(AttackBase):
         from engine import apply
         from engine.rules.d20.combat import AttackRolled
 
-        cmd = self.attack()
+        cmd = self.missed(self.attack())
         extra = self.extra_parts()
         if not extra or table_rolls(self.fight, self.attacker):
             return cmd  # the table rolls them: the odds line says to deal them by hand
@@ -302,6 +323,14 @@ class D20AttackDialog(AttackBase):
             C.Damage(rolled.target, dice=L.doubled(dice) if crit else dice, type=typ, source=self.attacker)
             for dice, typ in extra
         ]
+
+    def missed(self, cmd: Any) -> Any:
+        """The attack without the damage dice typed when the typed d20 misses: the field is always
+        there, and keys typed into it for a hit that did not come are not needed (a miss deals none)."""
+        if getattr(cmd, "given", None) is None or getattr(cmd, "damage_given", None) is None:
+            return cmd
+        rolled = self.dry_run(replace(cmd, damage_given=None))
+        return replace(cmd, damage_given=None) if rolled is not None and rolled.outcome == "miss" else cmd
 
     def attack(self) -> Command:
         from engine.rules.d20.combat import D20Attack, Grapple, ShieldBash

@@ -51,7 +51,15 @@ class WarhammerAttackDialog(AttackBase):
     DICE = "given_attack"
     REMEMBERED = ("weapon", "kind", "skill", "damage", "impale")
     LABEL = "weapon"
-    ON_A_HIT = ("r-gdamage", "r-gcritical")
+    ON_A_HIT = {
+        "given_damage": ("(optional)", "on a hit: the d10 rolled", "a hit: the d10 damage die rolled"),
+        "given_critical": (
+            "(optional)",
+            "on a critical: the d100 rolled",
+            "a critical: the d100 critical rolled",
+        ),
+    }
+    critical = False  # the typed d100 is a critical: the critical's d100 is needed too
 
     def dice_row(self) -> Horizontal:
         hint = "the d100 rolled: 34" if self.dice_first else "empty: the app rolls"
@@ -89,24 +97,32 @@ class WarhammerAttackDialog(AttackBase):
         from engine.rules.warhammer.combat import OPTIONS
 
         after_hit = [
-            row("Table d10 damage", field(placeholder="(optional)", id="given_damage"), id="r-gdamage"),
-            row("Table d100 critical", field(placeholder="(optional)", id="given_critical"), id="r-gcritical"),
+            row(
+                "Table d10 damage", field(placeholder=self.hit_hint("given_damage"), id="given_damage"), id="r-gdamage"
+            ),
+            row(
+                "Table d100 critical",
+                field(placeholder=self.hit_hint("given_critical"), id="given_critical"),
+                id="r-gcritical",
+            ),
         ]
         if self.dice_first:
             # the table's d100 first: hit or miss shows before anything else, the dice a hit needs
-            # just below, with the attacker and target still in sight
+            # just below, always there, with the attacker and target still in sight
             yield self.dice_row()
             yield from after_hit
         yield self.weapon_row()
         yield self.attacker_row()
         yield row("Target", Choice(self._targets(), self.default_target(), id="target"))
+        # what a GM types for a weapon typed by hand comes straight after the target (its damage, the
+        # test's modifier, its name), the rarely changed choices after it
+        yield row("Damage bonus", field("0", id="damage", number=True))
+        yield row("Modifier", field("0", id="modifier", number=True))
         yield row("Weapon (for the log)", field(placeholder="hand weapon", id="weapon"))
         kinds: list[tuple[str | Text, str]] = [("melee", "melee"), ("thrown", "thrown"), ("missile", "missile")]
         yield row("Weapon kind", Choice(kinds, id="kind"))
         skills: list[tuple[str | Text, str]] = [("WS for melee, BS otherwise", ""), ("WS", "ws"), ("BS", "bs")]
         yield row("Skill", Choice(skills, id="skill"))
-        yield row("Modifier", field("0", id="modifier", number=True))
-        yield row("Damage bonus", field("0", id="damage", number=True))
         yield row(
             "Weapon",
             Tick("Impale", id="impale", compact=True),
@@ -191,8 +207,13 @@ class WarhammerAttackDialog(AttackBase):
         cmd = self.build()
         if cmd.given_attack is None:
             return Text("")
-        report, _ = preview_attack(self.fight, replace(cmd, given_damage=None, given_critical=None))
+        # the d10 as typed (if it is): whether a hit takes the target past 0 Wounds, and so needs the
+        # critical's d100, is known only once the damage die is
+        report, _ = preview_attack(self.fight, replace(cmd, given_critical=None))
         self.landed = report.hit and not report.cancelled
+        self.damage_typed = cmd.given_damage is not None
+        known = report.critical or self.damage_typed  # a double is a critical whatever the d10
+        self.critical = bool(self.landed and known and report.critical_total is not None)
         outcome = "critical" if report.hit and report.critical else "hit" if report.hit else "miss"
         if report.fumble:
             outcome = "fumble"
@@ -201,9 +222,20 @@ class WarhammerAttackDialog(AttackBase):
         then = ""
         if self.attacker and self._table():
             then = "type the d10 damage die" if self.landed else "no damage: enter sends it"
-            if self.landed and report.critical_total is not None:
+            if self.landed and self.damage_typed:
+                then = "enter sends it" if not self.critical else "type the d100 critical"
+            elif self.critical:
                 then += " and the d100 critical"
         return self.landing_text(f"{report.roll} (SL {report.sl:+d})", f"{report.need} needed", outcome, then)
+
+    damage_typed = False  # the table's d10 is typed: whether a critical is needed is known
+
+    def hit_hint(self, wid: str) -> str:
+        if wid == "given_critical" and self.landed and not self.critical and self._table():
+            if self.damage_typed:
+                return "a hit, no critical: not needed"
+            return "if the d10 takes it past 0 Wounds: the d100"
+        return super().hit_hint(wid)
 
     def _table(self) -> bool:
         from tui.dialogs import table_rolls
