@@ -312,3 +312,22 @@ async def test_cosmere_target_boxes_and_the_fast_slow_dialog_carry_the_focus_mar
         speed = app.screen
         assert isinstance(speed, SpeedDialog)
         assert marked(speed) == ["This round"]
+
+
+@sync
+async def test_cosmere_outcome_boxes_carry_the_focus_mark(tmp_path: Path) -> None:
+    s = pc_table("cosmere")
+    w1 = cid(s, "Parshendi Warrior 1")  # Physical 14
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.commit(C.StartTurn(cid(s, "Kaladin")))
+        await pilot.pause()
+        await select(pilot, "Parshendi Warrior 1")
+        await pilot.press("w")
+        dlg = app.screen
+        assert isinstance(dlg, CosmereAttackDialog) and dlg.ticked("t", w1)
+        # a miss: 1 + 5 vs 14, with a damage die for the graze, in the field just below the die
+        await burst(pilot, "1", "tab", "4", "enter", settle=0.6)
+        out = app.screen
+        assert isinstance(out, CosmereOutcomeDialog), dialog_error(pilot)
+        assert app.focused is out.graze_box(w1) and marked(out) == ["Graze"]

@@ -458,16 +458,16 @@ class CosmereOutcomeDialog(Dialog):
                 line.append(f", {r.damage} damage")
             yield Static(line, classes="wide-label")
             if r.outcome == "miss" and r.sensed and self.cmd.damage:
+                # each box in a labelled row: the label carries the focus mark like any field's
                 label = f"graze it: 1 focus (of {have}), {self.dice} damage"
-                yield Tick(label, id=f"g-{i}", compact=True)  # a position: ids never come from data
+                yield row("Graze", Tick(label, id=f"g-{i}", compact=True))  # a position: ids never come from data
         if any(r.outcome == "hit" for r in self.results):
-            yield Tick("critical: spend an Opportunity (damage dice at their maximum)", id="critical", compact=True)
+            yield row("Critical", Tick("spend an Opportunity: the dice at maximum", id="critical", compact=True))
         if self.cmd.ally and self.cmd.damage and any(r.outcome == "miss" for r in self.results):
             ally = self.fight.find(self.cmd.ally)
-            label = Text("ally grazed (Complication): ")
-            label.append_text(literal(ally.name) if ally is not None else Text("?"))
-            label.append(f" takes {self.dice} damage, no focus")
-            yield Tick(label, id="ally_graze", compact=True)
+            label = literal(ally.name) if ally is not None else Text("?")
+            label.append(f" takes {self.dice} damage, no focus (a Complication)")
+            yield row("Ally grazed", Tick(label, id="ally_graze", compact=True))
 
     def on_mount(self) -> None:
         boxes = self.query(Checkbox)
