@@ -19,6 +19,7 @@ from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.timer import Timer
+from textual.widget import Widget
 
 from engine import RuleError
 from engine.commands import Command
@@ -95,6 +96,9 @@ class FracasApp(App[None]):
         self._typeahead: list[events.Key] | None = None
         self._typeahead_timer: Timer | None = None
         self._held_by: Screen | None = None  # the dialog whose enter (or escape) holds the keys after it
+        # a tab in a dialog that waits for the keys before it (_move_focus_now): the dialog, the key
+        self._pending_tab: tuple[Screen, str, int] | None = None
+        self._tab_seq = 0
         # what the session said about its file (replaced, removed...): (history cursor then, line),
         # shown in the log pane after that command; and the file the fight moved to, for the header
         self.file_notices: list[tuple[int, str]] = []
@@ -288,6 +292,9 @@ class FracasApp(App[None]):
         if self._typeahead_timer is not None:
             self._typeahead_timer.stop()
             self._typeahead_timer = None
+        tab, self._pending_tab = self._pending_tab, None
+        if tab is not None and tab[0] is self.screen and tab[0].is_attached:
+            _tab(tab[0], tab[1])  # the tab the keys after it waited for (_move_focus_now)
         for event in keys or ():
             await self.on_event(event)  # as if just typed: to the focused field of the dialog
 
@@ -304,21 +311,59 @@ class FracasApp(App[None]):
         await super().on_event(event)
 
     def _move_focus_now(self, key: str) -> bool:
-        """In a dialog, tab moves the focus here and now. Textual moves it once the key has gone to
-        the focused field and bubbled back up to the app, a few messages later, and the keys typed
+        """In a dialog, tab moves the focus here, not where Textual would: once the key has gone to
+        the focused field and bubbled back up to the app, a few messages later, when the keys typed
         right after it ("24", tab, tab, "fire" in one burst) were already in the old field
-        ("24fire" as the amount). No field of ours takes tab itself."""
+        ("24fire" as the amount). No field of ours takes tab itself.
+
+        The keys before the tab may not be done yet (in the field's queue, or a choice's change on
+        its way to the dialog, which shows the fields that go with it): then the keys after the tab
+        are held, and the focus moves once the dialog has caught up (_tab_when_settled)."""
         try:
             screen = self.screen
         except Exception:  # no screen yet
             return False
         if not getattr(screen, "HOLDS_KEYS", False):
             return False
-        if key == "tab":
-            screen.focus_next()
+        if _busy(screen):
+            self.expect_dialog()  # the keys after the tab wait for it (never more than a second)
+            self._tab_seq += 1
+            self._pending_tab = (screen, key, self._tab_seq)
+            self._tab_when_settled(self._tab_seq)
         else:
-            screen.focus_previous()
+            _tab(screen, key)
         return True
+
+    TAB_ROUNDS = 50  # at most this many rounds of waiting for a dialog's messages before a tab moves
+
+    def _tab_when_settled(self, seq: int, rounds: int = 0, laid_out: bool = False) -> None:
+        """Let the held keys go, the pending tab first (release_typeahead), once every widget of the
+        dialog has handled the messages it had, round after round (a message handled may post
+        another: a choice's Changed climbs to the dialog a widget at a time), and the dialog has
+        been laid out since (the focus order is by place on screen, and a row just shown has none
+        before). The one-second limit on held keys lets them go, the tab first, whatever happens."""
+        pending = self._pending_tab
+        if pending is None or pending[2] != seq:
+            return  # let go already (the time limit)
+        screen = pending[0]
+        busy = _busy(screen) if self.screen is screen and screen.is_attached else []
+        if not busy and not laid_out and screen.is_attached and rounds < self.TAB_ROUNDS:
+            screen.call_after_refresh(self._tab_when_settled, seq, rounds + 1, True)
+            return
+        if not busy or rounds >= self.TAB_ROUNDS:
+            self.call_later(self.release_typeahead)
+            return
+        left = len(busy)
+
+        def done() -> None:
+            nonlocal left
+            left -= 1
+            if left == 0:
+                self._tab_when_settled(seq, rounds + 1)
+
+        for node in busy:
+            if not node.call_later(done):
+                done()  # a widget being removed: not waited for
 
     # --- type-ahead out of dialogs ------------------------------------------------------------
     # "m hello enter n": enter reaches the note's field, which tells the dialog, which applies and
@@ -531,3 +576,20 @@ def make_app(
 ) -> FracasApp:
     """The app on `session` (the main screen), or the start screen when there is no session."""
     return FracasApp(session, start_screen=start_screen, config_path=config_path)
+
+
+def _busy(screen: Screen) -> list[Widget]:
+    """The widgets of `screen` (itself too) with messages still to handle."""
+    out: list[Widget] = []
+    for node in screen.walk_children(with_self=True):
+        queue = getattr(node, "_message_queue", None)  # Textual's MessagePump queue
+        if isinstance(node, Widget) and queue is not None and not queue.empty():
+            out.append(node)
+    return out
+
+
+def _tab(screen: Screen, key: str) -> None:
+    if key == "tab":
+        screen.focus_next()
+    else:
+        screen.focus_previous()

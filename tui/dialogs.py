@@ -12,7 +12,7 @@ import functools
 import logging
 import re
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, cast
 
 from msgspec.structs import replace as replace_struct
 from rich.text import Text
@@ -200,7 +200,38 @@ def send(app: FracasApp, cmd: Command, *, announce: bool = False) -> None:
 # --- a compact chooser -------------------------------------------------------------------------
 
 
-class Choice(Widget, can_focus=True):
+class OwnKeys:
+    """A dialog's field that runs its own key bindings (backspace, delete, the arrows, home, space on
+    a box) itself, in the order its keys came, not once the key has bubbled up to the app.
+
+    Textual hands a key to the focused widget; one the widget does not take (everything but text, for
+    a field) climbs the DOM a message at a time, and only at the app is the widget's binding run. In
+    a burst of keys (a paste, a fast typist, tmux's send-keys) the keys after it have reached the
+    field by then: "12", backspace, "3" typed the 3 and then deleted it (12), and after a tab (which
+    the app moves at once) the binding ran in the next field. Run here, it is where and when it was
+    typed for. The binding is the widget's own, found as the app would find it (the keymap applied);
+    keys it does not bind still climb to the dialog and the app, as before."""
+
+    TYPES_TEXT: ClassVar[bool] = False  # printable keys are its text (a field), not bindings
+
+    async def _on_key(self, event: events.Key) -> None:
+        if self.TYPES_TEXT and event.is_printable:
+            return  # the field types it
+        widget = cast(Widget, self)  # a mixin of widgets only
+        for binding in widget._bindings.key_to_bindings.get(event.key, ()):
+            if not binding.priority and await widget.app.run_action(binding.action, widget):
+                event.stop()
+                event.prevent_default()
+                return
+
+
+class Field(OwnKeys, Input):
+    """A dialog's text field (see OwnKeys)."""
+
+    TYPES_TEXT = True
+
+
+class Choice(OwnKeys, Widget, can_focus=True):
     """One line, one value of a few: left/right (or a click) to change it. Typing picks the first
     option whose label starts with what was typed, and shows what was typed beside it (a "no match"
     when nothing fits, leaving the value as it was): text meant for another field never changes a
@@ -295,7 +326,7 @@ class Choice(Widget, can_focus=True):
         self.action_move(1)
 
 
-class Tick(Checkbox, inherit_bindings=False):
+class Tick(OwnKeys, Checkbox, inherit_bindings=False):
     """A checkbox that space ticks. Enter is left to the dialog, where it applies: a GM who presses
     enter to confirm must never flip a box instead (a critical, a surprise) by accident."""
 
@@ -335,7 +366,7 @@ def field(value: str = "", placeholder: str = "", *, id: str, number: bool = Fal
     # a number field takes any text and is checked on apply (parse_int): a typo like "1O" is refused
     # with a message, where an integer-only field would silently drop the letter and keep "1"
     del number
-    return Input(value, placeholder=placeholder, id=id, compact=True)
+    return Field(value, placeholder=placeholder, id=id, compact=True)
 
 
 def _settling(fn: Callable[..., None]) -> Callable[..., None]:
