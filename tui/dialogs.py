@@ -218,7 +218,12 @@ class OwnKeys:
         if self.TYPES_TEXT and event.is_printable:
             return  # the field types it
         widget = cast(Widget, self)  # a mixin of widgets only
-        for binding in widget._bindings.key_to_bindings.get(event.key, ()):
+        bindings = widget._bindings
+        keymap = widget.app._keymap
+        if keymap:  # the GM's keys, as Textual's binding chain applies them (to a copy)
+            bindings = bindings.copy()
+            bindings.apply_keymap(keymap)
+        for binding in bindings.key_to_bindings.get(event.key, ()):
             if not binding.priority and await widget.app.run_action(binding.action, widget):
                 event.stop()
                 event.prevent_default()
@@ -229,6 +234,26 @@ class Field(OwnKeys, Input):
     """A dialog's text field (see OwnKeys)."""
 
     TYPES_TEXT = True
+
+
+class CatalogSearch(Field):
+    """The condition dialog's name: up and down move in the list under it, as its own keys, so they
+    come in order with the letters typed before them (see OwnKeys)."""
+
+    BINDINGS = [
+        Binding("down", "screen.list(1)", show=False, id="catalog_down"),
+        Binding("up", "screen.list(-1)", show=False, id="catalog_up"),
+    ]
+
+
+class LibrarySearch(Field):
+    """The add dialog's name: up and down move in the library under it (as CatalogSearch); they
+    scrolled the form instead when it did not fit the screen."""
+
+    BINDINGS = [
+        Binding("down", "screen.list(1)", show=False, id="library_down"),
+        Binding("up", "screen.list(-1)", show=False, id="library_up"),
+    ]
 
 
 class Choice(OwnKeys, Widget, can_focus=True):
@@ -362,11 +387,13 @@ def _label_of(widget: Widget) -> Static | None:
     return None
 
 
-def field(value: str = "", placeholder: str = "", *, id: str, number: bool = False) -> Input:
+def field(
+    value: str = "", placeholder: str = "", *, id: str, number: bool = False, kind: type[Field] = Field
+) -> Input:
     # a number field takes any text and is checked on apply (parse_int): a typo like "1O" is refused
     # with a message, where an integer-only field would silently drop the letter and keep "1"
     del number
-    return Field(value, placeholder=placeholder, id=id, compact=True)
+    return kind(value, placeholder=placeholder, id=id, compact=True)
 
 
 def _settling(fn: Callable[..., None]) -> Callable[..., None]:
@@ -851,7 +878,7 @@ class ConditionDialog(Dialog):
 
     def fields(self) -> ComposeResult:
         f = self.fight
-        yield row("Condition", field(placeholder="type to search, or a new name", id="search"))
+        yield row("Condition", field(placeholder="type to search, or a new name", id="search", kind=CatalogSearch))
         yield OptionList(id="catalog")
         yield row("Duration", Choice([(DURATION_LABELS[k], k) for k in self._kinds()], id="kind"))
         current = f.current or self.who
@@ -898,7 +925,16 @@ class ConditionDialog(Dialog):
         common = ((lead,) if lead else ()) + tuple(common)
         return {n: names[n] for n in rank_conditions(list(names), used, common)}
 
+    def _refilter(self) -> None:
+        """The list for what the field holds now, unless it is listed already. In a burst the field's
+        Changed messages come after its keys, up and down among them, each with the text of its
+        moment: the list follows the field itself, not them (see OwnKeys)."""
+        typed = self.value("search")
+        if typed != getattr(self, "_filtered", None):
+            self._filter(typed)
+
     def _filter(self, query: str) -> None:
+        self._filtered = query
         ol = self.query_one("#catalog", OptionList)
         ol.clear_options()
         q = query.strip().lower()
@@ -952,9 +988,10 @@ class ConditionDialog(Dialog):
 
     @on(Input.Changed, "#search")
     def _search(self, event: Input.Changed) -> None:
-        self._filter(event.value)
+        self._refilter()
 
     def action_list(self, delta: int) -> None:
+        self._refilter()
         ol = self.query_one("#catalog", OptionList)
         if ol.option_count:
             ol.highlighted = max(0, min(ol.option_count - 1, (ol.highlighted or 0) + delta))
@@ -982,6 +1019,7 @@ class ConditionDialog(Dialog):
             self.query_one(f"#row-{name}").set_class(name not in visible, "hidden")
 
     def _condition_name(self) -> str:
+        self._refilter()
         ol = self.query_one("#catalog", OptionList)
         opt = ol.highlighted_option
         typed = self.value("search").strip()
@@ -1262,7 +1300,7 @@ class AddDialog(_CombatantForm):
         return f.started and not f.ended and self.rules.rolls_initiative()
 
     def fields(self) -> ComposeResult:
-        yield row("Name", field(placeholder="Goblin, or search the library: gob x4", id="name"))
+        yield row("Name", field(placeholder="Goblin, or search the library: gob x4", id="name", kind=LibrarySearch))
         yield OptionList(id="library")
         yield Static(id="library-note")
         if self.joins:
@@ -1324,9 +1362,16 @@ class AddDialog(_CombatantForm):
     def _custom_edited(self) -> bool:
         return self._custom_values() != getattr(self, "_composed", {})
 
+    def _refilter(self) -> None:
+        """The library list for what the name holds now (as ConditionDialog._refilter)."""
+        typed = self.value("name")
+        if typed != getattr(self, "_filtered", None):
+            self._filter(typed)
+
     def _filter(self, typed: str) -> None:
         import engine.library as L
 
+        self._filtered = typed
         ol = self.query_one("#library", OptionList)
         ol.clear_options()
         query, _ = split_count(typed)
@@ -1393,7 +1438,7 @@ class AddDialog(_CombatantForm):
 
     @on(Input.Changed, "#name")
     def _search(self, event: Input.Changed) -> None:
-        self._filter(event.value)
+        self._refilter()
 
     @on(Input.Changed)
     @on(Choice.Changed)
@@ -1410,6 +1455,7 @@ class AddDialog(_CombatantForm):
         self.action_submit()
 
     def action_list(self, delta: int) -> None:
+        self._refilter()
         ol = self.query_one("#library", OptionList)
         if ol.option_count:
             ol.highlighted = max(0, min(ol.option_count - 1, (ol.highlighted or 0) + delta))
@@ -1493,6 +1539,7 @@ class AddDialog(_CombatantForm):
         return parse_int(self.value("count"), "How many", 1, 50)
 
     def build(self) -> Command | list[Command]:
+        self._refilter()
         entry = self._picked()
         owner = self.choice("owner") if self.query("#owner") else ""
         if entry is not None:

@@ -181,3 +181,64 @@ async def test_tab_after_a_choice_waits_for_the_fields_it_shows(tmp_path: Path) 
         cond = of(s, "Ysolde").condition("Prone")
         assert cond is not None
         assert (cond.duration.kind, cond.duration.count, cond.dice) == ("turn_end", 2, "")
+
+
+@sync
+async def test_down_in_a_burst_after_typing_moves_in_the_list_of_what_was_typed(tmp_path: Path) -> None:
+    """The condition list filtered after the down had moved in it, and put the mark back on the first
+    line: "conc", down, enter took Concentrating, not the line below it."""
+    for keys, wanted in (
+        (("c", "o", "n", "c", "down"), "Concealed"),
+        (("p", "r", "o", "n", "backspace", "down"), "pro"),  # Prone, then "New condition: pro"
+        (("c", "o", "n", "c", "down", "up", "down"), "Concealed"),
+    ):
+        s = demo_session("d20", start=True)
+        app = app_on(s, tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await select(pilot, "Ysolde")
+            await burst(pilot, "c", *keys, "enter", settle=0.8)
+            assert app.screen is main_screen(pilot)
+            assert [c.name for c in of(s, "Ysolde").conditions] == [wanted], keys
+
+
+@sync
+async def test_down_in_a_burst_in_the_add_dialog_s_library(tmp_path: Path) -> None:
+    """The same keys one at a time and in one burst add the same statblock."""
+    added = []
+    for fast in (False, True):
+        s = demo_session("d20")
+        app = app_on(s, tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            keys = ("a", "g", "o", "b", "down", "enter")
+            if fast:
+                await burst(pilot, *keys, settle=0.8)
+            else:
+                await pilot.press(*keys)
+            assert app.screen is main_screen(pilot)
+            added.append(s.state.combatants[-1].name)
+    assert added[0] == added[1] and added[0] != "Goblin", added
+
+
+@sync
+async def test_a_field_s_own_keys_follow_the_settings(tmp_path: Path) -> None:
+    """The keys a box or a choice runs itself are the GM's, as set in the settings file."""
+    (tmp_path / "config.toml").write_text('[keys]\ntick = "ctrl+y"\nchoice_next = "ctrl+l"\n', encoding="utf-8")
+    s = demo_session("d20")
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("s")
+        dialog = app.screen
+        tick = next(w for w in dialog.focus_chain if (w.id or "").startswith("surprised-"))
+        tick.focus()
+        await pilot.pause()
+        await burst(pilot, "space", settle=0.3)
+        assert tick.value is False  # type: ignore[attr-defined]
+        await burst(pilot, "ctrl+y", settle=0.3)
+        assert tick.value is True  # type: ignore[attr-defined]
+        await pilot.press("escape")
+        await select(pilot, "Ysolde")
+        await pilot.press("c", "tab")
+        await burst(pilot, "right", settle=0.3)
+        assert app.screen.choice("kind") == "manual"  # type: ignore[attr-defined]
+        await burst(pilot, "ctrl+l", "tab", settle=0.5)
+        assert app.screen.choice("kind") != "manual"  # type: ignore[attr-defined]
