@@ -1289,9 +1289,10 @@ def end_effects(f: Fight, cid: str, ev: Events) -> Fight:
             f = put(f, replace(other, economy=replace(other.economy, disengaged=False)))
     c = f.get(cid)
     cond = c.condition("Confused")
-    if cond is not None:
-        c = replace(c, due=tuple(d for d in c.due if d.what != cond.name) + (Due(cond.name, cond.dc),))
-        ev.append(SaveDue(c.id, c.name, cond.name, cond.dc))
+    if cond is None:
+        return f  # nothing changed: no new state to build
+    c = replace(c, due=tuple(d for d in c.due if d.what != cond.name) + (Due(cond.name, cond.dc),))
+    ev.append(SaveDue(c.id, c.name, cond.name, cond.dc))
     return put(f, c)
 
 
