@@ -422,11 +422,9 @@ class NinePhase(Ruleset):
 
     def rules_actions(self, f: Fight) -> tuple[ActionInfo, ...]:
         live = live_reason(f)
-        able = tuple(
-            c.id
-            for c in f.combatants
-            if (c.economy.actions > 0 or c.economy.reactions > 0) and not self.phase_refusal(f, c)
-        )
+        # with no action or reaction left, an activity a feature makes free (0 actions) is still
+        # taken (as `perform` allows): only the phase's own refusal bars one
+        able = tuple(c.id for c in f.combatants if not self.phase_refusal(f, c))
         why = live or anyone(f, able, f"Nobody can act or react in phase {f.phase}.")
         return (offer("activity", "Take an activity in this phase", why, able),)
 
