@@ -532,7 +532,8 @@ class FracasApp(App[None]):
         self.refresh_fight()
         self._schedule_gc()
         if node is None:
-            self.notify("Nothing to undo." if back else "Nothing to redo.", markup=False)
+            # one line that replaces the last, not a stack of toasts over the sheet when held down
+            self.tell("Nothing to undo." if back else "Nothing to redo.")
             return
         verb = "Undid" if back else "Redid"
         self.tell(f"{verb}: {summary(node.events)}")

@@ -152,14 +152,20 @@ async def test_at_80x24_what_happened_sits_in_the_pane_title_not_a_toast(tmp_pat
 async def test_undo_at_the_start_says_there_is_nothing_to_undo(tmp_path: Path) -> None:
     from engine import new_fight
     from saves.session import Session
-    from tests.tui.support import notifications
+    from tests.tui.support import main_screen, notifications
 
     s = Session.memory(new_fight("d20", "Empty", 1))
     app = app_on(s, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("ctrl+z")
         await pilot.pause()
-        assert "Nothing to undo." in notifications(pilot)
+        # at 80x24 in the pane's title, as every "what just happened" line (not a toast over the sheet)
+        assert "Nothing to undo." in str(main_screen(pilot).query_one("#sheet").border_title)
         await pilot.press("ctrl+y")
         await pilot.pause()
-        assert "Nothing to redo." in notifications(pilot)
+        assert "Nothing to redo." in str(main_screen(pilot).query_one("#sheet").border_title)
+    app = app_on(Session.memory(new_fight("d20", "Empty", 1)), tmp_path)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.press(*["ctrl+z"] * 6)  # held down: one line that replaces the last, not six toasts
+        await pilot.pause()
+        assert notifications(pilot) == ["Nothing to undo."]
