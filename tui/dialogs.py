@@ -770,19 +770,6 @@ DURATION_LABELS = {
 }
 
 
-# How often a GM reaches for each condition of a ruleset, most first: where two names share their first
-# letters ("conc": Concealed, Concentrating), the more common one is offered first. The ruleset's
-# concentration (engine.area.sustaining) always leads; names not listed follow in the catalog's order.
-# A ruleset's app slice may give its own list as `common_conditions`. docs/conditions.md has the rule.
-COMMON_CONDITIONS: dict[str, tuple[str, ...]] = {
-    "d20": (
-        "Concentrating", "Prone", "Frightened", "Poisoned", "Grappled", "Restrained", "Stunned",
-        "Blinded", "Charmed", "Hidden", "Incapacitated", "Unconscious", "Bleeding", "Burning",
-        "Slowed", "Marked", "Helped", "Deafened", "Disarmed", "Confused", "Concealed",
-    ),
-    "warhammer": ("Prone", "Stunned", "Seriously injured", "Critically wounded", "Surprised"),
-    "cosmere": ("Slowed", "Prone", "Braced", "Squeezing", "Surprised"),
-}
 USED_LOOKBACK = 2000  # commands of the fight's history read for what it used (the latest ones)
 
 
@@ -916,9 +903,7 @@ class ConditionDialog(Dialog):
             if low not in known:
                 names[u.name] = "used in this fight"
         rid = self.fight.ruleset
-        common = getattr(self.ui, "common_conditions", None)
-        if common is None:
-            common = COMMON_CONDITIONS.get(rid, ())
+        common = self.ui.common_conditions  # the slice's own list (tui/rulesets/base.py)
         from engine.area import sustaining
 
         lead = sustaining(rid)

@@ -66,6 +66,10 @@ class RulesetUI:
     companions = False  # a combatant may act on its owner's initiative (add dialog, start dialog)
     damage_types = False  # the combatant form asks resistances and vulnerabilities
     condition_dice = False  # a condition may deal damage at the start of each turn
+    # how often a GM reaches for each condition, most first: where two names share their first letters
+    # ("conc": Concealed, Concentrating) the more common is offered first; the ruleset's concentration
+    # always leads, names not listed follow in the catalog's order (docs/conditions.md)
+    common_conditions: ClassVar[tuple[str, ...]] = ()
     flag_hint = "comma separated"
     initiative_title = "Initiative (SL)"  # the initiative dialog's heading
     sheet_initiative = ""  # the sheet's label for the initiative line ("" = no such line)

@@ -44,6 +44,7 @@ def cosmere_group(c: Combatant) -> int:
 
 class CosmereUI(RulesetUI):
     id = "cosmere"
+    common_conditions = ("Slowed", "Prone", "Braced", "Squeezing", "Surprised")
     offers = frozenset({"use", "attack"})
     actions = (
         # the commands with no key of their own: from the palette

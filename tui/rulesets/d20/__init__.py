@@ -22,6 +22,11 @@ COLUMNS = [
 
 class D20UI(RulesetUI):
     id = "d20"
+    common_conditions = (
+        "Concentrating", "Prone", "Frightened", "Poisoned", "Grappled", "Restrained", "Stunned",
+        "Blinded", "Charmed", "Hidden", "Incapacitated", "Unconscious", "Bleeding", "Burning",
+        "Slowed", "Marked", "Helped", "Deafened", "Disarmed", "Confused", "Concealed",
+    )
     offers = frozenset({"use", "attack", "initiative"})
     actions = (
         Action(

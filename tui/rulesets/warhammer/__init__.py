@@ -50,6 +50,7 @@ COLUMNS = [
 
 class WarhammerUI(RulesetUI):
     id = "warhammer"
+    common_conditions = ("Prone", "Stunned", "Seriously injured", "Critically wounded", "Surprised")
     offers = frozenset({"use", "attack", "initiative"})
     actions = (
         Action(
