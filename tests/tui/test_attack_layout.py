@@ -12,6 +12,7 @@ from textual.widgets import Input, Static
 
 from engine import commands as C
 from tests.tui.support import app_on, burst, cid, demo_session, dialog_error, of, select, sync
+from tests.tui.test_dialog_focus import marked
 from tui.dialogs import Dialog
 from tui.main import MainScreen
 from tui.rulesets.cosmere.dialogs import TARGETS_LABEL, CosmereAttackDialog, CosmereOutcomeDialog, SpeedDialog
@@ -32,19 +33,6 @@ def hint(dialog: Dialog, wid: str) -> str:
 async def type_die(pilot, wid: str, text: str) -> None:  # type: ignore[no-untyped-def]
     pilot.app.screen.query_one(f"#{wid}", Input).value = text
     await pilot.pause()
-
-
-def marked(dialog: Dialog) -> list[str]:
-    """The labels carrying the focus mark (without it), each checked to carry it only when marked."""
-    out = []
-    for label in dialog.query(".label").results(Static):
-        text = str(label.content)
-        if label.has_class("-focus"):
-            assert text.startswith(Dialog.FOCUS_MARK), text
-            out.append(text[len(Dialog.FOCUS_MARK) :])
-        else:
-            assert not text.startswith(Dialog.FOCUS_MARK), text
-    return out
 
 
 def last(s):  # type: ignore[no-untyped-def]
