@@ -12,8 +12,6 @@
 Decisions where the texts are silent are in docs/area.md.
 """
 
-from __future__ import annotations
-
 import msgspec
 from msgspec.structs import replace
 

@@ -4,8 +4,6 @@ Fields that roll dice take an optional `given`: the dice the table rolled, per d
 is set the app does not roll; the event records the numbers as entered.
 """
 
-from __future__ import annotations
-
 from typing import Literal, Union
 
 import msgspec

@@ -11,8 +11,6 @@ Notation (case-insensitive, spaces ignored):
     adv / dis  trailing word: the first d20 term is rolled twice, keeping the higher / lower
 """
 
-from __future__ import annotations
-
 import re
 from typing import Annotated
 

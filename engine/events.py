@@ -4,8 +4,6 @@ Events carry names as they were at the time, so the log reads right even after a
 `describe` turns any event into one line for the log, exports and undo messages.
 """
 
-from __future__ import annotations
-
 from typing import Union
 
 import msgspec

@@ -8,8 +8,6 @@ rules (a condition name must not be empty, a dice expression must parse); this i
 of them, and it applies to commands the app builds as well as to decoded ones.
 """
 
-from __future__ import annotations
-
 import keyword
 import re
 from collections.abc import Callable

@@ -17,8 +17,6 @@ d10, dangerous terrain) take the table's dice from the command's `rolls` (`Given
 and what); `engine.core.rolls_due` tells the app, by a dry run, which rolls a command is about to make.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import TYPE_CHECKING, Literal, NamedTuple
@@ -120,7 +118,7 @@ class EffectRolled(E.Event, tag="effect_roll"):
 
 
 def deal_damage(
-    rs: Ruleset, f: Fight, cid: str, rolled: int, typ: str, r: DiceRoll | None, ev: list, detail: str = ""
+    rs: "Ruleset", f: Fight, cid: str, rolled: int, typ: str, r: DiceRoll | None, ev: list, detail: str = ""
 ) -> Fight:
     """Damage that a rule has already rolled: the ruleset's resistances, temporary health first,
     dropping at 0, and the ruleset's after-damage hook, exactly as the generic Damage command does."""
@@ -194,7 +192,7 @@ def amount_or_roll(
     return amount, None, f
 
 
-def take_damage(rs: Ruleset, c: Combatant, amount: int, pool: str = "") -> tuple[Combatant, str]:
+def take_damage(rs: "Ruleset", c: Combatant, amount: int, pool: str = "") -> tuple[Combatant, str]:
     """The health tracks in the ruleset's order (or the one asked for first); on each, its temporary
     health goes before the track itself (nine-phase: Grit, then the temporary points, then Hit Points)."""
     order = rs.damage_order

@@ -6,8 +6,6 @@ what using an action costs, and what a condition does when a turn starts or ends
 handle commands of their own (`handlers`).
 """
 
-from __future__ import annotations
-
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, ClassVar, Literal
@@ -321,7 +319,7 @@ class Ruleset(ABC):
         return ()
 
     # --- what may be done now -----------------------------------------------------------------
-    def actions(self, f: Fight, history: History | None = None) -> tuple[ActionInfo, ...]:
+    def actions(self, f: Fight, history: "History | None" = None) -> tuple[ActionInfo, ...]:
         """Every action the ruleset offers, each with whether it may be done now, why not, and by
         or to whom. Undo and redo are listed when the history is given."""
         out = {a.key: a for a in self.generic_actions(f, history)}
@@ -333,7 +331,7 @@ class Ruleset(ABC):
         """Override: the ruleset's own actions (one with a generic key replaces it)."""
         return ()
 
-    def generic_actions(self, f: Fight, history: History | None = None) -> list[ActionInfo]:
+    def generic_actions(self, f: Fight, history: "History | None" = None) -> list[ActionInfo]:
         everyone = tuple(c.id for c in f.combatants)
         tracked = tuple(c.id for c in f.combatants if c.health)
         conditioned = tuple(c.id for c in f.combatants if c.conditions)

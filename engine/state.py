@@ -6,8 +6,6 @@ reference cycles, and keeping them out of the cycle collector makes 10,000 state
 A new state is built with `msgspec.structs.replace`; untouched combatants are shared between states.
 """
 
-from __future__ import annotations
-
 import abc
 from collections.abc import Iterable
 from typing import Annotated, Literal
@@ -111,7 +109,7 @@ class Clock(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="cloc
         """The clock as the one int of format 1's `Fight.phase` (override with the field it is)."""
         return 0
 
-    def with_number(self, n: int) -> Clock:
+    def with_number(self, n: int) -> "Clock":
         """This clock set from that one int (a clock that keeps no position ignores it)."""
         return self
 

@@ -8,8 +8,6 @@ fields of `Fight` / `Combatant`, because rulesets register commands and events o
 engine grows fields: a codec built at import time would miss them and write records it cannot read.
 """
 
-from __future__ import annotations
-
 import datetime as dt
 import re
 import struct

@@ -9,8 +9,6 @@ Every write is whole-file and atomic (temporary file, fsync, rename: saves.journ
 a failure leaves the old file as it was. Errors are one line naming the file (and the entry).
 """
 
-from __future__ import annotations
-
 import json
 import tomllib
 from collections.abc import Iterable

@@ -10,8 +10,6 @@ first use of importlib.resources costs start-up about 10 ms); the user's library
 saves/library.py.
 """
 
-from __future__ import annotations
-
 import pkgutil
 import re
 import tomllib

@@ -2,8 +2,6 @@
 attacks (skill bonus, defense targeted, reach or range, damage dice and type) that fill
 `cosmere_attack`."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any, Literal
 
 import msgspec

@@ -1,8 +1,6 @@
 """d20 statblocks: abilities, AC, hit points (number and dice), speed, initiative, saves, damage
 resistances, and attacks (bonus, reach or range, damage parts, a rider) that fill `d20_attack`."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any, Literal
 
 import msgspec

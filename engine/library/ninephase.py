@@ -3,8 +3,6 @@ creature's activities, each the engine's `ActivitySpec` plus the resource it spe
 weapon activity, the weapon's Speed Factor. An activity fills the `activity` command, or goes into
 the fight's catalog with `define_activity` (see `catalog`)."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any
 
 import msgspec

@@ -6,8 +6,6 @@ letters of the word in order within the name ("gbln" finds Goblin). Keys are low
 Entry and each test is one scan in C, so a keystroke over a few thousand entries takes milliseconds.
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Iterable
 from typing import Literal

@@ -2,8 +2,6 @@
 Resilience, a tier (minion, champion, master), and weapons (WS or BS, damage with or without the
 Strength Bonus, reach or range, the qualities the engine knows) that fill `wh_attack`."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any, Literal
 
 import msgspec

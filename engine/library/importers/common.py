@@ -1,7 +1,5 @@
 """The types every importer shares (kept apart from __init__ so the importer modules can import them)."""
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from typing import Any
 

@@ -1,8 +1,6 @@
 """Cosmere's clock: which of the round's four phase groups is under way (its own struct, tag
 "cosmere")."""
 
-from __future__ import annotations
-
 from engine.state import Clock
 
 
@@ -14,5 +12,5 @@ class CosmereClock(Clock, frozen=True, gc=False, omit_defaults=True, tag="cosmer
     def number(self) -> int:
         return self.group
 
-    def with_number(self, n: int) -> CosmereClock:
+    def with_number(self, n: int) -> "CosmereClock":
         return CosmereClock(n)

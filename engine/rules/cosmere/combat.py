@@ -9,8 +9,6 @@ the command with the choices. Every roll takes the table's dice instead. Decisio
 silent are in docs/rules/cosmere.md.
 """
 
-from __future__ import annotations
-
 import re
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -423,7 +421,7 @@ def _test_dice(f: Fight, cmd: CosmereAttack, n: int) -> tuple[DiceRoll, Fight]:
     return r, (f if cmd.given is not None else replace(f, rng=rng))
 
 
-def attack(rs: Cosmere, f: Fight, cmd: CosmereAttack, ev: Events) -> Fight:
+def attack(rs: "Cosmere", f: Fight, cmd: CosmereAttack, ev: Events) -> Fight:
     _started(f)
     a, targets = _validate(f, cmd)
     common = _common_sources(cmd)
@@ -537,7 +535,7 @@ def attack(rs: Cosmere, f: Fight, cmd: CosmereAttack, ev: Events) -> Fight:
 # --- granted actions and reactions -----------------------------------------------------------------
 
 
-def grant(rs: Cosmere, f: Fight, cmd: Grant, ev: Events) -> Fight:
+def grant(rs: "Cosmere", f: Fight, cmd: Grant, ev: Events) -> Fight:
     _started(f)
     c = f.get(cmd.who)
     label = cmd.label.strip()
@@ -563,7 +561,7 @@ def grant(rs: Cosmere, f: Fight, cmd: Grant, ev: Events) -> Fight:
 # --- falling and terrain ------------------------------------------------------------------------------
 
 
-def fall(rs: Cosmere, f: Fight, cmd: Fall, ev: Events) -> Fight:
+def fall(rs: "Cosmere", f: Fight, cmd: Fall, ev: Events) -> Fight:
     c = f.get(cmd.who)
     if not 0 <= cmd.feet <= 10_000:
         raise RuleError(f"A fall is between 0 and 10,000 ft, not {cmd.feet}.")
@@ -584,7 +582,7 @@ def fall(rs: Cosmere, f: Fight, cmd: Fall, ev: Events) -> Fight:
     return f
 
 
-def enter_terrain(rs: Cosmere, f: Fight, cmd: EnterTerrain, ev: Events) -> Fight:
+def enter_terrain(rs: "Cosmere", f: Fight, cmd: EnterTerrain, ev: Events) -> Fight:
     c = f.get(cmd.who)
     label = cmd.label.strip() or "dangerous terrain"
     if len(label) > 80 or "\n" in label:
@@ -600,7 +598,7 @@ def enter_terrain(rs: Cosmere, f: Fight, cmd: EnterTerrain, ev: Events) -> Fight
     return deal_damage(rs, f, c.id, max(0, r.total), "", r, ev, f"moved into {label}")
 
 
-def start_effects(rs: Cosmere, f: Fight, cid: str, ev: Events, given: GivenRolls | None) -> Fight:
+def start_effects(rs: "Cosmere", f: Fight, cid: str, ev: Events, given: GivenRolls | None) -> Fight:
     """The start of a turn in dangerous terrain: its damage again."""
     cond = f.get(cid).condition(TERRAIN)
     if cond is None:

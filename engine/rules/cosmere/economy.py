@@ -1,7 +1,5 @@
 """Cosmere's action economy: the speed chosen for the round and what is left of it (tag "cosmere")."""
 
-from __future__ import annotations
-
 from engine.state import Economy
 
 

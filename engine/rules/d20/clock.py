@@ -1,7 +1,5 @@
 """d20's clock: whose slot of the initiative order is acting (its own struct, tag "d20")."""
 
-from __future__ import annotations
-
 from engine.state import Clock
 
 
@@ -14,5 +12,5 @@ class D20Clock(Clock, frozen=True, gc=False, omit_defaults=True, tag="d20"):
     def number(self) -> int:
         return self.slot
 
-    def with_number(self, n: int) -> D20Clock:
+    def with_number(self, n: int) -> "D20Clock":
         return D20Clock(n)

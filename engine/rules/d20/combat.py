@@ -8,8 +8,6 @@ the total matters). The attack dialog calls the pure functions `attack_preview`,
 docs/rules/d20.md.
 """
 
-from __future__ import annotations
-
 import re
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -552,7 +550,7 @@ def attack_preview(f: Fight, cmd: D20Attack | ShieldBash) -> AttackPreview:
 # --- attacks ----------------------------------------------------------------------------------
 
 
-def _spend(rs: D20, f: Fight, who: str, use: str, label: str, ev: Events) -> Fight:
+def _spend(rs: "D20", f: Fight, who: str, use: str, label: str, ev: Events) -> Fight:
     """Pay for an attack out of the action economy (the ActionUsed event says what is left)."""
     c = f.get(who)
     e = c.economy
@@ -578,7 +576,7 @@ def _spend(rs: D20, f: Fight, who: str, use: str, label: str, ev: Events) -> Fig
 
 
 def _attack_roll(
-    rs: D20, f: Fight, p: _Plan, given: Given, label: str, use: str, cover: str, ev: Events
+    rs: "D20", f: Fight, p: _Plan, given: Given, label: str, use: str, cover: str, ev: Events
 ) -> tuple[Fight, str]:
     """Roll the d20 (or take the table's) and judge it; Hidden ends when its attack is made."""
     r, rng = roll_or_given(_d20(p.bonus, p.mode), f.rng, given, None, "Attack roll")
@@ -640,7 +638,7 @@ def _damage_expr(dice: str, add: int, critical: bool) -> str:
 
 
 def _hit_damage(
-    rs: D20,
+    rs: "D20",
     f: Fight,
     target: str,
     dice: str,
@@ -673,7 +671,7 @@ def _attack_bonus(f: Fight, cmd: D20Attack) -> int:
     return attack_bonus(f.get(cmd.who), cmd.ability, cmd.kind, cmd.use == "power", cmd.proficient) + cmd.bonus
 
 
-def attack(rs: D20, f: Fight, cmd: D20Attack, ev: Events) -> Fight:
+def attack(rs: "D20", f: Fight, cmd: D20Attack, ev: Events) -> Fight:
     _started(f)
     use = _check(cmd.use, ATTACK_USES, "An attack's use")
     bonus = _attack_bonus(f, cmd)
@@ -731,7 +729,7 @@ def attack(rs: D20, f: Fight, cmd: D20Attack, ev: Events) -> Fight:
     return _hit_damage(rs, f, cmd.target, cmd.damage, add, cmd.type, outcome, cmd.damage_given, cmd.damage_total, ev)
 
 
-def shield_bash(rs: D20, f: Fight, cmd: ShieldBash, ev: Events) -> Fight:
+def shield_bash(rs: "D20", f: Fight, cmd: ShieldBash, ev: Events) -> Fight:
     _started(f)
     a = f.get(cmd.who)
     if "shield" not in (x.lower() for x in a.flags):
@@ -804,7 +802,7 @@ def _drop_dues(c: Combatant, what: str) -> Combatant:
     return replace(c, due=tuple(d for d in c.due if d.what.lower() != low)) if c.due else c
 
 
-def roll_test(rs: D20, f: Fight, cmd: D20Test, ev: Events) -> Fight:
+def roll_test(rs: "D20", f: Fight, cmd: D20Test, ev: Events) -> Fight:
     c = f.get(cmd.who)
     kind = _check(cmd.kind, ("save", "check"), "A test")
     ability = cmd.ability.lower()
@@ -937,7 +935,7 @@ def concentration_due(f: Fight, c: Combatant, amount: int, ev: Events) -> Fight:
 # --- grapple and shove ----------------------------------------------------------------------------
 
 
-def grapple(rs: D20, f: Fight, cmd: Grapple, ev: Events) -> Fight:
+def grapple(rs: "D20", f: Fight, cmd: Grapple, ev: Events) -> Fight:
     _started(f)
     a = f.get(cmd.who)
     t = f.get(cmd.target)
@@ -984,7 +982,7 @@ def grapple(rs: D20, f: Fight, cmd: Grapple, ev: Events) -> Fight:
 # --- Ready ----------------------------------------------------------------------------------------
 
 
-def ready(rs: D20, f: Fight, cmd: Ready, ev: Events) -> Fight:
+def ready(rs: "D20", f: Fight, cmd: Ready, ev: Events) -> Fight:
     _started(f)
     action = cmd.action.strip()
     trigger = cmd.trigger.strip()
@@ -1007,7 +1005,7 @@ def readied_action(held: str) -> str:
     return next((a for a in NOT_ATTACKS if low == a or low.startswith(a + " when ")), "")
 
 
-def release(rs: D20, f: Fight, cmd: Release, ev: Events) -> Fight:
+def release(rs: "D20", f: Fight, cmd: Release, ev: Events) -> Fight:
     _started(f)
     c = f.get(cmd.who)
     if not c.economy.ready:
@@ -1240,7 +1238,7 @@ def status(c: Combatant) -> str:
 # --- conditions acting on their own ---------------------------------------------------------------
 
 
-def start_effects(rs: D20, f: Fight, cid: str, ev: Events, given: GivenRolls | None, lost: bool = False) -> Fight:
+def start_effects(rs: "D20", f: Fight, cid: str, ev: Events, given: GivenRolls | None, lost: bool = False) -> Fight:
     """The start of `cid`'s turn: Bleeding and Burning damage, then (on a turn it gets to play)
     incapacitation and the Confused d10."""
     for name, typ in (("Bleeding", "piercing"), ("Burning", "fire")):
@@ -1296,7 +1294,7 @@ def end_effects(f: Fight, cid: str, ev: Events) -> Fight:
     return put(f, c)
 
 
-def lose_turn(rs: D20, f: Fight, cid: str, ev: Events, reason: str, given: GivenRolls | None) -> Fight:
+def lose_turn(rs: "D20", f: Fight, cid: str, ev: Events, reason: str, given: GivenRolls | None) -> Fight:
     """A lost turn (Surprised, Stunned) still starts and ends: its durations tick, its reaction comes
     back and Bleeding or Burning still hurts, but nothing is done in it and the Confused d10 is not
     rolled."""

@@ -1,7 +1,5 @@
 """d20's action economy: what a combatant may still do this turn (its own struct, tag "d20")."""
 
-from __future__ import annotations
-
 from engine.state import Economy
 
 

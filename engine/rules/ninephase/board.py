@@ -6,8 +6,6 @@ phases they span to where they resolve or were interrupted); `resolving(f, phase
 that complete in a phase. The duration helpers build the `Duration` a condition needs.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 import msgspec

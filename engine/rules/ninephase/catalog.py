@@ -9,8 +9,6 @@ Master Action at the weapon's Speed Factor, thrown weapons, the two common react
 class features are the GM's to add. See docs/rules/ninephase.md.
 """
 
-from __future__ import annotations
-
 import msgspec
 
 from engine import commands as C

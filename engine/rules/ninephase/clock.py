@@ -1,8 +1,6 @@
 """Nine-phase's clock: which of the round's nine phases is under way (its own struct, tag
 "ninephase")."""
 
-from __future__ import annotations
-
 from engine.state import Clock
 
 
@@ -13,5 +11,5 @@ class NinePhaseClock(Clock, frozen=True, gc=False, omit_defaults=True, tag="nine
     def number(self) -> int:
         return self.phase
 
-    def with_number(self, n: int) -> NinePhaseClock:
+    def with_number(self, n: int) -> "NinePhaseClock":
         return NinePhaseClock(n)

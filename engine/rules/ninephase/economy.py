@@ -1,8 +1,6 @@
 """Nine-phase's action economy: a round's actions, reaction and Master Action, and what each phase
 held (tag "ninephase")."""
 
-from __future__ import annotations
-
 from engine.state import Economy, PhaseUse
 
 

@@ -1,7 +1,5 @@
 """Warhammer's clock: which slot of the round's order is acting (its own struct, tag "warhammer")."""
 
-from __future__ import annotations
-
 from engine.state import Clock
 
 
@@ -15,5 +13,5 @@ class WarhammerClock(Clock, frozen=True, gc=False, omit_defaults=True, tag="warh
     def number(self) -> int:
         return self.slot
 
-    def with_number(self, n: int) -> WarhammerClock:
+    def with_number(self, n: int) -> "WarhammerClock":
         return WarhammerClock(n)

@@ -12,8 +12,6 @@ Pure helpers for the dialog: `attack_odds` (exact chances before rolling), `defe
 `location`, `success_levels`. The decisions where the text is silent are in docs/rules/warhammer.md.
 """
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal

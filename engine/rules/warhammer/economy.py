@@ -1,8 +1,6 @@
 """Warhammer's action economy: the turn's action and attacks, and the round's defences (tag
 "warhammer")."""
 
-from __future__ import annotations
-
 from engine.state import Economy
 
 
