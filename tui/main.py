@@ -74,6 +74,7 @@ class MainScreen(Screen[None]):
         self._last_state: Fight | None = None
         self._last_cursor = -1
         self._ready = False  # set once the panes exist
+        self._resumed = False  # once it has been on screen
         self._title_cache: dict[str, str] = {}
         self._told = ""  # the last thing that happened, in the shown pane's title on a narrow screen
         self._told_timer: Timer | None = None
@@ -492,7 +493,14 @@ class MainScreen(Screen[None]):
             self.fracas.expect_dialog()
             self.app.push_screen(cls(who))
 
-    def on_screen_resume(self) -> None:
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        if not self._resumed:
+            # Textual restyles a screen as a whole each time it is resumed; the first time, every
+            # widget was styled as it mounted and each class set since restyled what it touched, so
+            # that pass (a tenth of the start-up's first paint) redoes what is done. This handler
+            # runs before Screen's own (Textual calls the subclass's first).
+            self._resumed = True
+            event.refresh_styles = False
         self.call_after_refresh(self._check_owed)  # a roll owed while a dialog was up
         self.call_after_refresh(self._offer_kept)  # a concentration that ended meanwhile
 
