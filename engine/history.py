@@ -7,7 +7,7 @@ branch: the old branch stays in the tree (and in the save file), just no longer 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import msgspec
 
 from engine.commands import Command
 from engine.core import apply
@@ -15,8 +15,7 @@ from engine.events import Event
 from engine.state import Fight
 
 
-@dataclass(slots=True)
-class Node:
+class Node(msgspec.Struct):
     state: Fight
     parent: int  # -1 for the root
     command: Command | None = None
@@ -24,9 +23,8 @@ class Node:
     redo: int = -1  # the child that redo goes to
 
 
-@dataclass(slots=True)
-class History:
-    nodes: list[Node] = field(default_factory=list)
+class History(msgspec.Struct):
+    nodes: list[Node] = msgspec.field(default_factory=list)
     cursor: int = 0
 
     @classmethod

@@ -13,7 +13,6 @@ import re
 import struct
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Annotated, Any, Union
 
@@ -516,8 +515,7 @@ def check_ids(f: Fight) -> None:
 # The setter types are generated from the engine's own fields, so new fields are covered as they come.
 
 
-@dataclass(frozen=True, eq=False)
-class Codec:
+class Codec(msgspec.Struct, frozen=True, eq=False, dict=True):  # dict: room for the cached_property values
     """Record types and (de)coders for the commands and events known when it was built."""
 
     command_types: frozenset[type]

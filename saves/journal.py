@@ -20,7 +20,6 @@ import stat
 import sys
 import zlib
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -41,8 +40,7 @@ _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _O_BINARY = getattr(os, "O_BINARY", 0)
 
 
-@dataclass
-class Loaded:
+class Loaded(msgspec.Struct):
     """A journal read back: the header, the rebuilt history, and what was left out."""
 
     header: fmt.Header
@@ -54,7 +52,7 @@ class Loaded:
     version: int = fmt.FORMAT  # the format the file was written in (older ones were upgraded)
     window: bytes = b""  # the compression window after the last good record (the writer goes on from it)
     torn: str = ""  # what was dropped from the end, for the notice ("" = nothing)
-    dropped: list[str] = field(default_factory=list)  # repair only: stretches skipped or cut
+    dropped: list[str] = msgspec.field(default_factory=list)  # repair only: stretches skipped or cut
 
 
 # --- reading ----------------------------------------------------------------------------------
@@ -645,8 +643,7 @@ def write_at(fd: int, pos: int, data: bytes) -> None:
 FACTS_ATTR = "user.fracas.facts"
 
 
-@dataclass(frozen=True)
-class Facts:
+class Facts(msgspec.Struct, frozen=True):
     round: int
     started: bool
     ended: bool

@@ -15,7 +15,6 @@ import difflib
 import os
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
 from pathlib import Path
 
 import msgspec
@@ -61,8 +60,7 @@ def default_dir() -> Path:
     return folder
 
 
-@dataclass(frozen=True)
-class SaveInfo:
+class SaveInfo(msgspec.Struct, frozen=True):
     """One saved fight as the list shows it; `error` is set (and the rest mostly empty) when the file
     could not be read.
 
@@ -161,8 +159,8 @@ def list_demos(directory: Path | None = None) -> list[SaveInfo]:
     if scanned is None:
         return []
     folder, infos = scanned
-    older = [replace(i, demo="older") for i in infos if _older_demo(i)]
-    copies = [replace(save_info(p), demo="copy") for p in save_files(folder / DEMO_DIR)]
+    older = [msgspec.structs.replace(i, demo="older") for i in infos if _older_demo(i)]
+    copies = [msgspec.structs.replace(save_info(p), demo="copy") for p in save_files(folder / DEMO_DIR)]
     return _newest_first(copies) + _newest_first(older)
 
 

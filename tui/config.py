@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass, field
 from pathlib import Path
+
+import msgspec
 
 FILE_NAME = "config.toml"
 MAX_BYTES = 256 * 1024
@@ -32,16 +33,15 @@ def default_path() -> Path:
     return config_dir() / FILE_NAME
 
 
-@dataclass
-class Config:
+class Config(msgspec.Struct):
     path: Path
     theme: str | None = None
-    keys: dict[str, str] = field(default_factory=dict)
-    problems: list[str] = field(default_factory=list)
+    keys: dict[str, str] = msgspec.field(default_factory=dict)
+    problems: list[str] = msgspec.field(default_factory=list)
     writable: bool = True  # False when the file exists but could not be read: never clobber it
     # keys refused (not a key, or taken): not applied, but written back as they were when the
     # settings are saved (the theme changed), so the GM's line is never silently lost
-    refused: dict[str, str] = field(default_factory=dict)
+    refused: dict[str, str] = msgspec.field(default_factory=dict)
 
 
 class _Unreadable(Exception):

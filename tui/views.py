@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 
+import msgspec
 from rich.style import Style
 from rich.text import Text
 
@@ -55,16 +55,14 @@ HIDDEN = "hidden"  # the combatant flag that keeps it off the players' view (tui
 PLAIN: Styles = {r: Style() for r in ROLES}
 
 
-@dataclass(slots=True)
-class Row:
+class Row(msgspec.Struct):
     """One tracker line: a combatant (selectable) or a heading (cid None)."""
 
     cid: str | None
     text: Text
 
 
-@dataclass(slots=True)
-class Column:
+class Column(msgspec.Struct):
     title: str
     width: int  # 0 = takes what is left (the name)
     cell: Callable[[Fight, Combatant, Styles], Text]
@@ -78,8 +76,7 @@ class Column:
 # fight and must not look like a dead goblin.
 
 
-@dataclass(frozen=True, slots=True)
-class ZeroBand:
+class ZeroBand(msgspec.Struct, frozen=True):
     """What 0 on the health pool means for one combatant: its role, its word and a one-cell mark
     for a narrow column, and whether the combatant is out of the fight (its row struck through)."""
 

@@ -9,9 +9,9 @@ module of their own, imported when one opens (`dialogs` names them).
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+import msgspec
 from rich.text import Text
 
 from engine import RuleError
@@ -23,8 +23,7 @@ if TYPE_CHECKING:
     from tui.views import Row, Styles
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+class Action(msgspec.Struct, frozen=True):
     """One row of the action table (tui/actions.py): a key binding, a footer label, a palette entry
     and a help line. `after`: for a ruleset's own row, the generic row it is listed after."""
 

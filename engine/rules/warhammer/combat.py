@@ -12,7 +12,6 @@ Pure helpers for the dialog: `attack_odds` (exact chances before rolling), `defe
 `location`, `success_levels`. The decisions where the text is silent are in docs/rules/warhammer.md.
 """
 
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
@@ -202,8 +201,7 @@ def spend_defence(c: Combatant, what: str, aware: bool | None = None) -> Warhamm
 # --- multiple attacks ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class AttackOption:
+class AttackOption(msgspec.Struct, frozen=True):
     label: str
     penalties: tuple[int, ...]
     flag: str = ""  # the combatant flag (talent or second weapon) it needs
@@ -985,8 +983,7 @@ def keep_fighting_command(f: Fight, cmd: KeepFighting, ev: list[Event]) -> Fight
 # --- odds for the dialog ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Odds:
+class Odds(msgspec.Struct, frozen=True):
     """Exact chances of an attack, before anything is rolled."""
 
     need: int
