@@ -28,6 +28,7 @@ gc_policy.defer()  # before the imports: start-up makes no garbage (tui/gc_polic
 import argparse  # noqa: E402
 import os  # noqa: E402
 import sys  # noqa: E402
+from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
@@ -77,10 +78,100 @@ class _Parser(argparse.ArgumentParser):
 LIBRARY_COMMANDS = ("library", "party")  # tui.library_cli.COMMANDS (a test keeps them equal)
 
 
-def _parser(library: bool = False) -> argparse.ArgumentParser:
-    """The command line. `library`: the library and party commands in full (tui.library_cli, which
-    imports the bestiary code); otherwise they are only listed, so starting the app does not pay
-    for that import."""
+RULES_HELP = "cosmere, ninephase, d20 or warhammer"
+
+
+def _demo_args(d: argparse.ArgumentParser) -> None:
+    d.add_argument("rules", nargs="?", default=None, help=RULES_HELP)
+    d.add_argument("--seed", type=int, default=None, help="random seed (default: a fresh one)")
+    d.add_argument("--dir", type=Path, default=None, help="where the copy goes (default: the data dir's demos/)")
+
+
+def _new_args(n: argparse.ArgumentParser) -> None:
+    n.add_argument("rules", help=RULES_HELP)
+    n.add_argument("name", nargs="?", default="New fight")
+    n.add_argument("--dir", type=Path, default=None)
+    n.add_argument("--party", action="store_true", help="the ruleset's party roster joins the fight")
+
+
+def _script_args(s: argparse.ArgumentParser) -> None:
+    s.add_argument("file", type=Path, help="JSON Lines of commands ('-' for standard input)")
+    s.add_argument("--rules", required=True, help=RULES_HELP)
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--name", default="Scripted fight")
+    out = s.add_mutually_exclusive_group()
+    out.add_argument("--events", action="store_true", help="print every event as well as the state")
+    out.add_argument("--summary", action="store_true", help="print a compact summary instead")
+    out.add_argument("--log", action="store_true", help="print the log lines, then the summary")
+    s.add_argument("--save", type=Path, default=None, help="also write the fight to a new save file")
+
+
+def _list_args(li: argparse.ArgumentParser) -> None:
+    li.add_argument("--dir", type=Path, default=None)
+    li.add_argument("--trash", action="store_true", help="list what is in the trash instead")
+
+
+def _rename_args(rn: argparse.ArgumentParser) -> None:
+    rn.add_argument("old", help="the fight: a name fracas list prints, or its file")
+    rn.add_argument("new", help="its new name")
+    rn.add_argument("--dir", type=Path, default=None, help="the saves folder (default: the data dir)")
+
+
+def _delete_args(de: argparse.ArgumentParser) -> None:
+    de.add_argument("name", help="the fight: a name fracas list prints, or its file")
+    de.add_argument("--dir", type=Path, default=None, help="the saves folder (default: the data dir)")
+
+
+def _restore_args(rs: argparse.ArgumentParser) -> None:
+    rs.add_argument("name", help="a name fracas list --trash prints")
+    rs.add_argument("--dir", type=Path, default=None, help="the saves folder (default: the data dir)")
+
+
+def _check_args(c: argparse.ArgumentParser) -> None:
+    c.add_argument("file", type=Path)
+    c.add_argument("--repair", action="store_true", help="back the file up, then drop a torn tail")
+
+
+def _export_args(e: argparse.ArgumentParser) -> None:
+    e.add_argument("file", type=Path)
+    fmt = e.add_mutually_exclusive_group(required=True)
+    fmt.add_argument("--json", action="store_true")
+    fmt.add_argument("--markdown", action="store_true")
+    e.add_argument("-o", "--output", type=Path, default=None)
+
+
+def _view_args(v: argparse.ArgumentParser) -> None:
+    v.add_argument("file", type=Path)
+
+
+def _serve_args(w: argparse.ArgumentParser) -> None:
+    w.add_argument("file", type=Path)
+    w.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: the whole network)")
+    w.add_argument("--port", type=int, default=8000)
+
+
+# each subcommand: its help line and what adds its arguments, in the order `fracas -h` lists them
+# (library and party are tui.library_cli's)
+_COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
+    "demo": ("play a fresh copy of a bundled demo fight", _demo_args),
+    "new": ("start a new, empty fight", _new_args),
+    "script": ("apply commands from a JSON Lines file and print the final state", _script_args),
+    "list": ("list saved fights, newest first (the demo copies apart)", _list_args),
+    "rename": ("give a saved fight a new name (its file is named after it)", _rename_args),
+    "delete": ("move a saved fight (and its backups) to the trash", _delete_args),
+    "restore": ("put a fight from the trash back among the saved fights", _restore_args),
+    "check": ("verify every record of a save file", _check_args),
+    "export": ("export a fight as JSON or Markdown", _export_args),
+    "view": ("the players' view of a fight: follows the file as the GM plays, read-only", _view_args),
+    "serve": ("the players' view in web browsers (each browser its own read-only view)", _serve_args),
+}
+
+
+def _parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line. `only`: the subcommand the arguments start with, the one parser built in
+    full (with the library and party commands, tui.library_cli, which imports the bestiary code);
+    without it, every subcommand is built, the library ones only listed. Building all thirteen costs
+    start-up a few milliseconds for lines that `fracas demo` never shows."""
     p = _Parser(
         prog="fracas",
         usage=(
@@ -93,69 +184,14 @@ def _parser(library: bool = False) -> argparse.ArgumentParser:
     )
     p.add_argument("--version", action="version", version=f"fracas {__version__}")
     sub = p.add_subparsers(dest="command", prog="fracas")  # not the custom usage line above
-
-    d = sub.add_parser("demo", help="play a fresh copy of a bundled demo fight")
-    d.add_argument("rules", nargs="?", default=None, help="cosmere, ninephase, d20 or warhammer")
-    d.add_argument("--seed", type=int, default=None, help="random seed (default: a fresh one)")
-    d.add_argument("--dir", type=Path, default=None, help="where the copy goes (default: the data dir's demos/)")
-
-    n = sub.add_parser("new", help="start a new, empty fight")
-    n.add_argument("rules", help="cosmere, ninephase, d20 or warhammer")
-    n.add_argument("name", nargs="?", default="New fight")
-    n.add_argument("--dir", type=Path, default=None)
-    n.add_argument("--party", action="store_true", help="the ruleset's party roster joins the fight")
-
-    s = sub.add_parser("script", help="apply commands from a JSON Lines file and print the final state")
-    s.add_argument("file", type=Path, help="JSON Lines of commands ('-' for standard input)")
-    s.add_argument("--rules", required=True, help="cosmere, ninephase, d20 or warhammer")
-    s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--name", default="Scripted fight")
-    out = s.add_mutually_exclusive_group()
-    out.add_argument("--events", action="store_true", help="print every event as well as the state")
-    out.add_argument("--summary", action="store_true", help="print a compact summary instead")
-    out.add_argument("--log", action="store_true", help="print the log lines, then the summary")
-    s.add_argument("--save", type=Path, default=None, help="also write the fight to a new save file")
-
-    li = sub.add_parser("list", help="list saved fights, newest first (the demo copies apart)")
-    li.add_argument("--dir", type=Path, default=None)
-    li.add_argument("--trash", action="store_true", help="list what is in the trash instead")
-
-    rn = sub.add_parser("rename", help="give a saved fight a new name (its file is named after it)")
-    rn.add_argument("old", help="the fight: a name fracas list prints, or its file")
-    rn.add_argument("new", help="its new name")
-    rn.add_argument("--dir", type=Path, default=None, help="the saves folder (default: the data dir)")
-
-    de = sub.add_parser("delete", help="move a saved fight (and its backups) to the trash")
-    de.add_argument("name", help="the fight: a name fracas list prints, or its file")
-    de.add_argument("--dir", type=Path, default=None, help="the saves folder (default: the data dir)")
-
-    rs = sub.add_parser("restore", help="put a fight from the trash back among the saved fights")
-    rs.add_argument("name", help="a name fracas list --trash prints")
-    rs.add_argument("--dir", type=Path, default=None, help="the saves folder (default: the data dir)")
-
-    c = sub.add_parser("check", help="verify every record of a save file")
-    c.add_argument("file", type=Path)
-    c.add_argument("--repair", action="store_true", help="back the file up, then drop a torn tail")
-
-    e = sub.add_parser("export", help="export a fight as JSON or Markdown")
-    e.add_argument("file", type=Path)
-    fmt = e.add_mutually_exclusive_group(required=True)
-    fmt.add_argument("--json", action="store_true")
-    fmt.add_argument("--markdown", action="store_true")
-    e.add_argument("-o", "--output", type=Path, default=None)
-
-    v = sub.add_parser("view", help="the players' view of a fight: follows the file as the GM plays, read-only")
-    v.add_argument("file", type=Path)
-
-    w = sub.add_parser("serve", help="the players' view in web browsers (each browser its own read-only view)")
-    w.add_argument("file", type=Path)
-    w.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: the whole network)")
-    w.add_argument("--port", type=int, default=8000)
-    if library:
+    for name, (help_line, add_args) in _COMMANDS.items():
+        if only is None or only == name:
+            add_args(sub.add_parser(name, help=help_line))
+    if only in LIBRARY_COMMANDS:
         from tui import library_cli
 
         library_cli.add_parsers(sub)
-    else:
+    elif only is None:
         sub.add_parser("library", help="the bestiary: import, list and show statblocks")
         sub.add_parser("party", help="the party roster: list, show, import")
     return p
@@ -195,7 +231,7 @@ def _main(argv: list[str]) -> int:
     if READ_ONLY in argv and not rest:
         _say("--read-only needs a save file to open: fracas FILE --read-only")
         return 2
-    args = _parser(library=bool(rest) and rest[0] in LIBRARY_COMMANDS).parse_args(argv)
+    args = _parser(only=rest[0] if rest and rest[0] in SUBCOMMANDS else None).parse_args(argv)
     if args.command not in (None, "demo", "new", "view"):
         gc_policy.restore()  # no app: Python's own collector (tui/gc_policy.py)
     if args.command is None:
