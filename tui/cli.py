@@ -34,13 +34,10 @@ from typing import Any  # noqa: E402
 
 import msgspec  # noqa: E402
 
+from engine.ruleset import ruleset_ids  # noqa: E402
 from engine.text import json_safe, terminal_safe  # noqa: E402
 from engine.version import __version__  # noqa: E402
 
-SUBCOMMANDS = (
-    "demo", "script", "list", "check", "export", "new", "view", "serve", "library", "party", "rename", "delete",
-    "restore",
-)
 READ_ONLY = "--read-only"
 
 _EPILOG = """\
@@ -78,7 +75,13 @@ class _Parser(argparse.ArgumentParser):
 LIBRARY_COMMANDS = ("library", "party")  # tui.library_cli.COMMANDS (a test keeps them equal)
 
 
-RULES_HELP = "cosmere, ninephase, d20 or warhammer"
+def _rules_help() -> str:
+    """The registered rulesets, as the help lists them ("cosmere, d20, ninephase or warhammer")."""
+    *rest, last = ruleset_ids()
+    return f"{', '.join(rest)} or {last}" if rest else last
+
+
+RULES_HELP = _rules_help()
 
 
 def _demo_args(d: argparse.ArgumentParser) -> None:
@@ -165,6 +168,7 @@ _COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
     "view": ("the players' view of a fight: follows the file as the GM plays, read-only", _view_args),
     "serve": ("the players' view in web browsers (each browser its own read-only view)", _serve_args),
 }
+SUBCOMMANDS = (*_COMMANDS, *LIBRARY_COMMANDS)
 
 
 def _parser(only: str | None = None) -> argparse.ArgumentParser:
