@@ -20,7 +20,7 @@ from engine.limits import check_command
 from engine.mechanics import EffectRolled, amount_or_roll, take_damage
 from engine.ruleset import Events, Handler, Ruleset, get_ruleset, remove_condition
 from engine.state import Combatant, Condition, Duration, Fight, Pool, put, set_pool
-from engine.text import check_line, check_multiline
+from engine.text import check_line, check_multiline, normal_name
 
 MAX_COMBATANTS = 500
 MAX_NAME = 80
@@ -75,9 +75,9 @@ def _handler(rs: Ruleset, kind: type) -> Handler:
 def clean_name(name: str, what: str = "name") -> str:
     """Names are kept as typed (markup and all) but must be non-empty, one line, free of control and
     text-direction characters (they would reach terminals and pages) and not huge."""
-    if not isinstance(name, str) or not name.strip():
+    if not isinstance(name, str) or not normal_name(name):
         raise RuleError(f"A {what} cannot be empty.")
-    return check_line(name, what, MAX_NAME).strip()
+    return normal_name(check_line(name, what, MAX_NAME))
 
 
 def _text(s: str, what: str) -> str:

@@ -8,6 +8,7 @@ exports use the same character classes to neutralise whatever an old or hostile 
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from engine.errors import RuleError
 
@@ -63,6 +64,33 @@ def check_multiline(text: str, what: str, limit: int) -> str:
             f"A {what} cannot hold control characters or text-direction controls (newlines and tabs are fine)."
         )
     return text
+
+
+# --- names that look alike --------------------------------------------------------------------
+
+# Characters that show as nothing: zero-width space, word joiner, invisible operators, the byte-order
+# mark, soft hyphen, Mongolian vowel separator, combining grapheme joiner. "beta" and "beta" with a
+# zero-width space after it are the same name to the GM's eye, so they are to Fracas too.
+_INVISIBLE = re.compile("[\u00ad\u034f\u180e\u200b\u2060-\u2064\ufeff]")
+# Zero-width (non-)joiners shape Persian, Arabic and Indic words and emoji, so they stay between two
+# characters that are not ASCII; anywhere else (after "beta", at either end) they only hide.
+_JOINER = re.compile("(?<![^\x00-\x7f])[\u200c\u200d]|[\u200c\u200d](?![^\x00-\x7f])")
+
+
+def normal_name(text: str) -> str:
+    """A name as Fracas keeps and compares it: NFC (one code point for "e" + combining acute, as typed
+    on another keyboard), without invisible characters, trimmed."""
+    if text.isascii():
+        return text.strip()  # the common case, and ASCII holds nothing of the above
+    out = _JOINER.sub("", _INVISIBLE.sub("", unicodedata.normalize("NFC", text)))
+    while out != (again := _JOINER.sub("", out)):  # a second joiner left alone by the first pass
+        out = again
+    return out.strip()
+
+
+def name_key(text: str) -> str:
+    """What two names are compared by: the normal name, case folded, inner spaces collapsed."""
+    return " ".join(normal_name(text).casefold().split())
 
 
 def terminal_safe(text: str) -> str:

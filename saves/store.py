@@ -22,6 +22,7 @@ import msgspec
 from engine import History
 from engine.core import clean_name
 from engine.history import Node
+from engine.text import name_key
 from saves import format as fmt
 from saves import journal
 from saves.errors import SaveError
@@ -189,7 +190,7 @@ def find_in(text: str, infos: list[SaveInfo], where: str, lister: str = "fracas 
     by_file = [i for i in infos if want in (i.path.name.casefold(), i.path.stem.casefold())]
     if len(by_file) == 1:
         return by_file[0].path
-    by_name = [i for i in infos if i.name.casefold() == want]
+    by_name = [i for i in infos if name_key(i.name) == name_key(text)]
     if len(by_name) == 1:
         return by_name[0].path
     if len(by_name) > 1:
@@ -339,9 +340,9 @@ def file_stem(name: str) -> str:
 def name_taken(name: str, path: Path | None, directory: Path | None = None) -> SaveInfo | None:
     """The other saved fight (or demo copy) already called `name` (case does not matter), if any."""
     folder = directory if directory is not None else default_dir()
-    want = name.strip().casefold()
+    want = name_key(name)  # "beta" and "beta" + a zero-width space are one name
     for info in list_saves(folder) + list_demos(folder):
-        if info.name.casefold() == want and (path is None or info.path.resolve() != path.resolve()):
+        if name_key(info.name) == want and (path is None or info.path.resolve() != path.resolve()):
             return info
     return None
 
