@@ -11,7 +11,6 @@ one line and left untouched: the app then runs on defaults and does not overwrit
 from __future__ import annotations
 
 import os
-import stat
 from pathlib import Path
 
 import msgspec
@@ -49,39 +48,16 @@ class _Unreadable(Exception):
 
 
 def _read(path: Path) -> bytes | None:
-    """The file's bytes, or None when there is no file. Only a regular file is read, and never more
-    than MAX_BYTES + 1 bytes of it: a FIFO would block the start (O_NONBLOCK, then fstat on the
-    opened descriptor, so a link swapped in between is caught too), a link to /dev/zero or
-    /dev/urandom would be read for ever."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    """The file's bytes, or None when there is no file: saves.files.read_regular (only a regular
+    file, never more than MAX_BYTES of it: a FIFO or a link to /dev/zero neither blocks nor fills
+    memory)."""
+    from saves.errors import SaveError
+    from saves.files import read_regular
+
     try:
-        fd = os.open(path, flags)
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise _Unreadable(f"Cannot read {path}: {exc.strerror or exc}; using the defaults.") from exc
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise _Unreadable(f"{path} is not a regular file; using the defaults.")
-        too_big = f"{path} is larger than {MAX_BYTES // 1024} KiB; using the defaults."
-        if st.st_size > MAX_BYTES:
-            raise _Unreadable(too_big)
-        chunks: list[bytes] = []
-        got = 0
-        while got <= MAX_BYTES:
-            chunk = os.read(fd, MAX_BYTES + 1 - got)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            got += len(chunk)
-        if got > MAX_BYTES:
-            raise _Unreadable(too_big)  # it grew after fstat
-        return b"".join(chunks)
-    except OSError as exc:
-        raise _Unreadable(f"Cannot read {path}: {exc.strerror or exc}; using the defaults.") from exc
-    finally:
-        os.close(fd)
+        return read_regular(path, MAX_BYTES)
+    except SaveError as exc:
+        raise _Unreadable(f"{exc}; using the defaults.") from exc
 
 
 def load(

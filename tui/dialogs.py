@@ -1319,8 +1319,10 @@ class AddDialog(_CombatantForm):
         from saves.errors import SaveError
 
         try:
-            self._entries = S.load(self.fight.ruleset)
-        except (RuleError, OSError, SaveError) as exc:  # a bad file of the GM's: the starter bestiary still serves
+            # a damaged entry of the GM's costs that entry; a file that cannot be read, only itself
+            self._entries, problem = S.load_usable(self.fight.ruleset)
+            self._library_problem = clean(problem)
+        except (RuleError, OSError, SaveError) as exc:  # the starter bestiary still serves
             import engine.library as L
 
             self._library_problem = clean(str(exc))

@@ -18,7 +18,7 @@ import msgspec
 
 from engine import library as L
 from engine.errors import RuleError
-from engine.text import terminal_safe
+from engine.text import name_key, terminal_safe
 from saves import library as S
 from saves.errors import SaveError
 
@@ -117,14 +117,14 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     err = err or sys.stderr
     try:
         if args.command == "library":
-            return _library(args, out)
-        return _party(args, out)
+            return _library(args, out, err)
+        return _party(args, out, err)
     except (RuleError, SaveError) as exc:
         _say(err, f"fracas: {' '.join(str(exc).split())}")
         return 1
 
 
-def _library(args: argparse.Namespace, out: TextIO) -> int:
+def _library(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     folder = args.dir
     if args.library_command == "import":
         done = S.import_file(args.file, args.rules, folder)
@@ -138,8 +138,10 @@ def _library(args: argparse.Namespace, out: TextIO) -> int:
     if args.library_command == "list":
         rows = []
         for rid in _rules(args.rules):
-            for e in S.load(rid, folder):
-                rows.append((rid, e))
+            entries, problem = S.load_usable(rid, folder)
+            if problem:  # what the GM's file holds that could not be used: one line, the rest listed
+                _say(err, f"fracas: {problem}")
+            rows += [(rid, e) for e in entries]
         if args.json:
             _say(out, _json([{"rules": rid, "name": e.name, "type": e.statblock.type, "origin": e.origin}
                              for rid, e in rows]))
@@ -158,7 +160,7 @@ def _library(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _party(args: argparse.Namespace, out: TextIO) -> int:
+def _party(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     folder = args.dir
     if args.party_command == "import":
         done = S.import_file(args.file, args.rules, folder)
@@ -167,7 +169,12 @@ def _party(args: argparse.Namespace, out: TextIO) -> int:
         _say(out, f"{len(done.result.party)} PCs to the party, {len(done.result.creatures)} creatures to the library")
         return 0
     if args.party_command == "list":
-        rows = [(rid, m) for rid in _rules(args.rules) for m in S.read_party(rid, folder)]
+        rows = []
+        for rid in _rules(args.rules):
+            members, problem = S.read_party_usable(rid, folder)
+            if problem:
+                _say(err, f"fracas: {problem}")
+            rows += [(rid, m) for m in members]
         if args.json:
             _say(out, _json([{"rules": rid, "name": m.name} for rid, m in rows]))
         else:
@@ -177,8 +184,11 @@ def _party(args: argparse.Namespace, out: TextIO) -> int:
                 _say(out, "No party yet: fracas party import FILE")
         return 0
     rid = _rules(args.rules)[0]
-    low = args.name.strip().casefold()
-    member = next((m for m in S.read_party(rid, folder) if m.name.casefold() == low), None)
+    low = name_key(args.name)
+    members, problem = S.read_party_usable(rid, folder)
+    member = next((m for m in members if name_key(m.name) == low), None)
+    if member is None and problem:
+        raise RuleError(problem)
     if member is None:
         raise RuleError(f"No PC called {args.name!r} in the {rid} party.")
     if args.json:

@@ -641,7 +641,8 @@ class MainScreen(Screen[None]):
         f = self.fight
         try:
             # a roster PC changed, or a PC of this fight could join the roster
-            return S.worth_asking(f.ruleset, f)
+            session = self.fracas.session
+            return S.worth_asking(f.ruleset, f, start=S.joined(session.history) if session is not None else None)
         except (RuleError, SaveError, OSError):
             return False  # a roster that cannot be read: the party dialog says why when asked
 

@@ -22,6 +22,7 @@ from engine import RuleError, apply, get_ruleset
 from engine.commands import AddCombatant, Command, Initiative
 from engine.events import Added
 from engine.state import Fight
+from engine.text import name_key
 from saves import library as S
 from saves.errors import SaveError
 from tui.dialogs import Dialog, FormError, Tick
@@ -29,17 +30,18 @@ from tui.text import clean, literal
 
 
 def _roster(rid: str) -> tuple[tuple[S.Member, ...], str]:
-    """The roster, or none and the one line saying why it cannot be read."""
+    """The roster's PCs that can join a fight, and one line saying what was left out ("" if none)."""
     try:
-        return S.read_party(rid), ""
+        members, problem = S.read_party_usable(rid)
     except (RuleError, SaveError, OSError) as exc:
         return (), clean(str(exc))
+    return members, clean(problem)
 
 
 def in_fight(f: Fight, name: str) -> bool:
     """A PC of that name is in the fight already (names match case-insensitively, as the roster's)."""
-    low = name.casefold()
-    return any(c.kind == "pc" and c.name.casefold() == low for c in f.combatants)
+    low = name_key(name)
+    return any(c.kind == "pc" and name_key(c.name) == low for c in f.combatants)
 
 
 def party_commands(f: Fight, members: list[S.Member]) -> list[Command]:
@@ -110,14 +112,20 @@ class PartyAddDialog(Dialog):
 
 
 def change_text(ch: S.Change) -> str:
-    """'hp 24 -> 19', 'gambit 2 -> 1', 'Exhaustion (new, level 2)', 'Poisoned (ended)'."""
+    """'hp 24 -> 19', 'gambit 2 -> 1', 'Exhaustion (new, level 2)', 'Poisoned (ended)'; and when the
+    roster changed since the fight began: 'hp 24 -> 19 (the roster has 30 now)'."""
     if ch.what == "condition":
         if not ch.before:
-            return f"{ch.key} (new, level {ch.after})"
-        if not ch.after:
-            return f"{ch.key} (ended)"
-        return f"{ch.key} level {ch.before} -> {ch.after}"
-    return f"{ch.key} {ch.before} -> {ch.after}"
+            text = f"{ch.key} (new, level {ch.after})"
+        elif not ch.after:
+            text = f"{ch.key} (ended)"
+        else:
+            text = f"{ch.key} level {ch.before} -> {ch.after}"
+    else:
+        text = f"{ch.key} {ch.before} -> {ch.after}"
+    if ch.roster is not None:
+        text += f" (the roster has {ch.roster or 'none'} now)"
+    return text
 
 
 class PartyChangesDialog(Dialog):
@@ -132,8 +140,13 @@ class PartyChangesDialog(Dialog):
 
     def fields(self) -> ComposeResult:
         rid = self.fight.ruleset
-        members, problem = _roster(rid)
-        self._found = S.changes(rid, members, self.fight) if members else ()
+        try:
+            members, problem = S.read_party(rid), ""  # a write-back starts from the whole roster
+        except (RuleError, SaveError, OSError) as exc:
+            members, problem = (), clean(str(exc)) + " (nothing is written back until it is mended)"
+        session = self.fracas.session
+        start = S.joined(session.history) if session is not None else None
+        self._found = S.changes(rid, members, self.fight, start) if members else ()
         self._new = S.newcomers(members, self.fight) if not problem else ()
         if problem:
             yield Static(literal(problem), classes="wide-label")
@@ -163,23 +176,24 @@ class PartyChangesDialog(Dialog):
             return
         rid = self.fight.ruleset
         try:
-            old = S.write_back(rid, self._found, names, join=join)
+            done = S.write_back(rid, self._found, names, join=join)
         except (RuleError, SaveError, OSError) as exc:
             self.show_error(str(exc))
             return
         self.dismiss()
-        self.app.push_screen(WrittenBackDialog(rid, names + [c.name for c in join], old))
+        self.app.push_screen(WrittenBackDialog(names + [c.name for c in join], done))
 
 
 class WrittenBackDialog(Dialog):
-    """Said once it is written; the one-step undo puts the old roster back."""
+    """Said once it is written; the one-step undo puts back what this write-back changed, and only
+    while the roster still holds what it wrote."""
 
     OK = "Done"
     HINT = "enter: done · u: undo the write-back · esc: done"
 
-    def __init__(self, rid: str, names: list[str], old: tuple[S.Member, ...]) -> None:
+    def __init__(self, names: list[str], done: S.WriteBack) -> None:
         super().__init__()
-        self.rid, self.names, self.old = rid, names, old
+        self.names, self.done = names, done
 
     def heading(self) -> Text:
         return Text("Written back to the roster: ") + literal(", ".join(self.names))
@@ -196,11 +210,11 @@ class WrittenBackDialog(Dialog):
     @on(Button.Pressed, "#undo")
     def _undo(self, _: Any = None) -> None:
         try:
-            S.write_party(self.rid, self.old)
+            S.undo_write_back(self.done)
         except (RuleError, SaveError, OSError) as exc:
             self.show_error(str(exc))
             return
-        self.fracas.notify("The roster is as it was before the write-back.", markup=False)
+        self.fracas.notify("The write-back is undone: those PCs are as the roster had them.", markup=False)
         self.dismiss()
 
     def action_submit(self) -> None:

@@ -14,7 +14,7 @@ import pkgutil
 import re
 import tomllib
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
 import msgspec
@@ -23,15 +23,19 @@ from msgspec.structs import replace
 from engine.commands import AddCombatant, Command
 from engine.dice import Rng, parse, roll
 from engine.errors import RuleError
-from engine.limits import LINE, NAME, TEXT, WORD
+from engine.limits import LINE, NAME, STATBLOCK, TEXT, WORD
 from engine.ruleset import get_ruleset
 from engine.state import Combatant, Kind, Side
-from engine.text import check_line, check_multiline, shown
+from engine.text import check_line, check_multiline, name_key, normal_name, shown
 
 HpMode = Literal["fixed", "rolled"]
 HP_MODES: tuple[str, ...] = ("fixed", "rolled")
 MAX_COUNT = 50  # the engine adds at most 50 at once
 MAX_ENTRIES = 20_000  # a bestiary larger than this is not a bestiary
+MAX_ATTACKS = 100  # attacks (weapons, activities) of one statblock
+# a statblock's name leaves room for the number the engine gives each copy ("Goblin 12"; a fight
+# holds at most 500 combatants)
+MAX_NAME = NAME - 4
 
 
 class LibraryError(RuleError):
@@ -142,10 +146,10 @@ def kind_ids() -> tuple[str, ...]:
 # --- checks shared by the kinds ------------------------------------------------------------------
 
 
-def check_name(text: str, what: str = "name") -> str:
+def check_name(text: str, what: str = "name", limit: int = NAME) -> str:
     if not text.strip():
         raise RuleError(f"A {what} cannot be empty.")
-    return check_line(text, what, NAME)
+    return check_line(text, what, limit)
 
 
 def check_word(text: str, what: str) -> str:
@@ -164,7 +168,9 @@ def check_dice(text: str, what: str) -> str:
 
 
 def check_common(sb: Statblock) -> None:
-    check_name(sb.name)
+    check_name(sb.name, limit=MAX_NAME)
+    if sb.name != normal_name(sb.name):
+        raise RuleError(f"name {shown(sb.name)}: spaces at either end or invisible characters")
     check_line(sb.type, "type", NAME)
     check_line(sb.source, "source", LINE)
     check_multiline(sb.note, "note", TEXT)
@@ -177,8 +183,14 @@ def check_common(sb: Statblock) -> None:
 
 
 def validate(sb: Statblock) -> Statblock:
-    """The statblock if the engine would take it (names, dice, stats in the ruleset's bounds)."""
+    """The statblock if a fight would take it: names, dice, stats in the ruleset's bounds, and the
+    AddCombatant it becomes (two copies of it, numbered) applied to an empty fight. One set of limits
+    for every way in (a library file, the roster, an import, a combatant saved), so whatever is
+    accepted can be added."""
     kind = kind_of(sb)
+    n = len(kind.attacks(sb))
+    if n > MAX_ATTACKS:  # before anything is encoded: 50,000 of them is a hostile file, not a creature
+        raise RuleError(f"attacks: {n}, at most {MAX_ATTACKS}")
     try:
         # a statblock built in code (an importer, from_combatant) skips the struct's own bounds:
         # checked here the way a file entry is, so whatever is written reads back
@@ -187,11 +199,46 @@ def validate(sb: Statblock) -> Statblock:
         raise RuleError(" ".join(str(exc).split())) from None
     check_common(sb)
     kind.check(sb)
-    check_dice(kind.health_dice(sb), "health dice")
-    get_ruleset(kind.ruleset).full_stats(kind.stats(sb))  # the ruleset's own bounds for every stat
+    rs = get_ruleset(kind.ruleset)
+    rs.full_stats(kind.stats(sb))  # the ruleset's own bounds for every stat
+    _check_health_dice(sb, kind)
     for attack in kind.attacks(sb):
         check_name(attack.name, "attack name")
+    _check_addable(sb)
     return sb
+
+
+def _check_health_dice(sb: Statblock, kind: StatblockKind) -> None:
+    """Dice that parse, and whose highest roll is a health the ruleset takes (999d999 is not)."""
+    dice = check_dice(kind.health_dice(sb), "health dice")
+    if not dice:
+        return
+    top = parse(dice).maximum()
+    try:
+        get_ruleset(kind.ruleset).full_stats(kind.stats(replace(sb, **{kind.health_field: max(top, 1)})))
+    except RuleError as exc:
+        raise RuleError(f"health dice {shown(dice)} can roll {top}: {exc}") from None
+
+
+def _check_addable(sb: Statblock) -> None:
+    """The AddCombatant of two copies, applied to an empty fight of the ruleset: whatever the fight
+    refuses (a note grown too long with the statblock's lines, a statblock too big to carry) is
+    refused here, naming the field, rather than at the table."""
+    from engine.core import apply, new_fight  # engine.core imports the rulesets, which import this
+
+    rid = kind_of(sb).ruleset
+    fight = _EMPTY.get(rid)
+    if fight is None:
+        fight = _EMPTY[rid] = new_fight(rid, "statblock check", 1)
+    cmd = to_add(sb, 2)[0]
+    if len(cmd.statblock) > STATBLOCK:
+        raise RuleError(f"the whole statblock is {len(cmd.statblock)} characters as JSON, at most {STATBLOCK}")
+    if len(cmd.note) > TEXT:
+        raise RuleError(f"note: {len(cmd.note)} characters with the lines the statblock adds, at most {TEXT}")
+    apply(fight, cmd)
+
+
+_EMPTY: dict[str, Any] = {}
 
 
 # --- reading and writing entries -----------------------------------------------------------------
@@ -202,6 +249,8 @@ def decode_entry(rid: str, data: object) -> Statblock:
     kind = get_kind(rid)
     if isinstance(data, Mapping) and data.get("rules", rid) != rid:
         raise RuleError(f"it is a {shown(data.get('rules'))} statblock, not a {rid} one")
+    if isinstance(data, Mapping) and isinstance(data.get("name"), str):
+        data = {**data, "name": normal_name(data["name"])}  # as typed on any keyboard: one form
     try:
         sb = msgspec.convert(data, kind.struct)
     except msgspec.ValidationError as exc:
@@ -235,12 +284,55 @@ def decode_entries(rid: str, entries: object, source: str) -> tuple[Statblock, .
     return tuple(out)
 
 
-def parse_toml(rid: str, text: str, source: str) -> tuple[Statblock, ...]:
-    """A bestiary file's text: `[[creature]]` tables of the ruleset's statblock fields."""
+def usable_entries(
+    rid: str, entries: object, source: str, decode: Callable[[str, object], Any] | None = None, limit: int = 0
+) -> tuple[tuple[Any, ...], str]:
+    """What a user's file holds that can be used, and one line saying what was left out ("" when
+    nothing was): each entry that does not decode, a second entry of a name, and whatever lies past
+    `limit` (0: MAX_ENTRIES). A damaged entry then costs the GM that entry, not the whole file. `decode` turns one
+    entry into its value (a statblock by default; the roster's members); names are compared by
+    engine.text.name_key."""
+    if not isinstance(entries, Sequence) or isinstance(entries, str | bytes):
+        return (), f"{source}: expected a list of tables; nothing read"
+    decode = decode or decode_entry
+    limit = limit or MAX_ENTRIES
+    out: list[Any] = []
+    bad: list[str] = []
+    seen: set[str] = set()
+    for i, data in enumerate(entries[:limit]):
+        try:
+            value = decode(rid, data)
+        except RuleError as exc:
+            bad.append(f"{entry_label(i, data)}: {exc}")
+            continue
+        key = name_key(value.name)
+        if key in seen:
+            bad.append(f"{entry_label(i, data)}: a second entry of that name")
+            continue
+        seen.add(key)
+        out.append(value)
+    parts = []
+    if bad:
+        more = "; ..." if len(bad) > 1 else ""
+        parts.append(f"{len(bad)} {'entry' if len(bad) == 1 else 'entries'} left out ({bad[0]}{more})")
+    if len(entries) > limit:
+        parts.append(f"{len(entries) - limit} entries past the first {limit:,} left out")
+    return tuple(out), (f"{source}: " + "; ".join(parts)) if parts else ""
+
+
+def load_toml(text: str, source: str) -> dict[str, Any]:
+    """A TOML document, or a one-line LibraryError (bad TOML, nesting too deep for the parser)."""
     try:
-        doc = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise LibraryError(f"{source}: not valid TOML: {' '.join(str(exc).split())}") from None
+    except RecursionError:
+        raise LibraryError(f"{source}: nested too deeply to be a bestiary or a roster") from None
+
+
+def parse_toml(rid: str, text: str, source: str) -> tuple[Statblock, ...]:
+    """A bestiary file's text: `[[creature]]` tables of the ruleset's statblock fields."""
+    doc = load_toml(text, source)
     unknown = sorted(set(doc) - {"creature", "rules"})
     if unknown:
         raise LibraryError(f"{source}: unknown top-level key {shown(unknown[0])} (expected [[creature]] tables)")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import re
 import time
 
 import pytest
@@ -283,8 +284,14 @@ def test_user_entries_win_by_name_and_a_combatant_is_saved(folder):
     assert S.find("d20", "ogg", folder).statblock.ac == 13
     path = S.library_path("d20", folder)
     path.write_text("[[creature]]\nname = 'Bad'\nhp = -3\n", encoding="utf-8")
+    # a bad entry costs that entry, named in one line, never the rest (issue 22 item 4) ...
+    entries, problem = S.load_usable("d20", folder)
+    assert len(entries) == len(L.starter("d20"))
+    assert re.search(r"d20.toml: 1 entry left out \(entry 1 \('Bad'\)", problem)
+    # ... and nothing writes over what could not be read
     with pytest.raises(L.LibraryError, match=r"d20.toml: entry 1 \('Bad'\)"):
-        S.load("d20", folder)
+        S.save_combatant("d20", f.combatants[0], folder)
+    assert "hp = -3" in path.read_text(encoding="utf-8")
 
 
 def test_party_changes_are_found_and_written_back(folder):
@@ -302,11 +309,11 @@ def test_party_changes_are_found_and_written_back(folder):
         ("resource", "gambit", "2", "1"),
         ("condition", "Exhaustion", "", "2"),
     ]
-    old = S.write_back("d20", found, None, folder)
+    done = S.write_back("d20", found, None, folder)
     now = S.read_party("d20", folder)[0].now
     assert now.health[0].current == 19 and now.conditions[0].name == "Exhaustion"
     assert S.changes("d20", S.read_party("d20", folder), f) == ()
-    S.write_party("d20", old, folder)  # undo: the old roster back
+    S.undo_write_back(done, folder)  # undo: the old roster back
     assert S.read_party("d20", folder)[0].now == S.Now()
 
 

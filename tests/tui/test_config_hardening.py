@@ -41,7 +41,7 @@ def test_a_fifo_is_not_waited_on(tmp_path: Path) -> None:
     with Deadline():
         cfg = load(path)
     assert not cfg.writable and cfg.keys == {} and cfg.theme is None
-    assert cfg.problems == [f"{path} is not a regular file; using the defaults."]
+    assert cfg.problems == [f"{path}: not a regular file (a pipe); using the defaults."]
 
 
 @pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
