@@ -135,6 +135,24 @@ def read_user_usable(rid: str, folder: Path | None = None) -> tuple[tuple[Statbl
     (nor the bundled bestiary)."""
     path = library_path(rid, folder)
     try:
+        st = os.stat(path)
+        key = (str(path), st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    except OSError:
+        key = None
+    hit = _USABLE.get(rid)
+    if key is not None and hit is not None and hit[0] == key:
+        return hit[1]  # the add dialog opens often; a big library is read once per change
+    found = _user_usable(rid, path)
+    if key is not None:
+        _USABLE[rid] = (key, found)
+    return found
+
+
+_USABLE: dict[str, tuple[tuple[Any, ...], tuple[tuple[Statblock, ...], str]]] = {}
+
+
+def _user_usable(rid: str, path: Path) -> tuple[tuple[Statblock, ...], str]:
+    try:
         text = _read_text(path)
         if text is None:
             return (), ""
@@ -696,6 +714,9 @@ def read_import(path: Path, rules: str = "") -> ImportResult:
         raise LibraryError(f"{path}: JSON nested too deeply to be a statblock file") from None
     except ValueError as exc:
         raise LibraryError(f"{path}: not JSON ({exc})") from None
+    if isinstance(data, list) and len(data) > MAX_ENTRIES:  # before converting any of them
+        many = f"{len(data):,}"
+        raise LibraryError(f"{path}: {many} entries, more than a library holds ({MAX_ENTRIES:,}); nothing imported")
     try:
         return run(data, rules)
     except RuleError as exc:

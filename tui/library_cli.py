@@ -170,17 +170,19 @@ def _party(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return 0
     if args.party_command == "list":
         rows = []
+        problems = 0
         for rid in _rules(args.rules):
             members, problem = S.read_party_usable(rid, folder)
             if problem:
                 _say(err, f"fracas: {problem}")
+                problems += 1
             rows += [(rid, m) for m in members]
         if args.json:
             _say(out, _json([{"rules": rid, "name": m.name} for rid, m in rows]))
         else:
             for rid, m in rows:
                 _say(out, f"{rid:<10} {m.name}")
-            if not rows:
+            if not rows and not problems:
                 _say(out, "No party yet: fracas party import FILE")
         return 0
     rid = _rules(args.rules)[0]

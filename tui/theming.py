@@ -11,16 +11,18 @@ from dataclasses import fields
 from textual.theme import Theme
 
 _ALLOWED = {f.name for f in fields(Theme)} - {"ansi"}
+MAX_THEME = 64 * 1024  # a theme is a few hundred bytes
 
 
 def load_themes() -> tuple[list[Theme], list[str]]:
+    from saves.files import read_text
     from themes import theme_files
 
     out: list[Theme] = []
     problems: list[str] = []
     for file in theme_files():
         try:
-            data = tomllib.loads(file.read_text(encoding="utf-8"))
+            data = tomllib.loads(read_text(file, MAX_THEME) or "")
             unknown = set(data) - _ALLOWED
             if unknown:
                 raise ValueError(f"unknown field(s) {', '.join(sorted(unknown))}")

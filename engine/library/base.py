@@ -183,8 +183,8 @@ def check_common(sb: Statblock) -> None:
 
 
 def validate(sb: Statblock) -> Statblock:
-    """The statblock if a fight would take it: names, dice, stats in the ruleset's bounds, and the
-    AddCombatant it becomes (two copies of it, numbered) applied to an empty fight. One set of limits
+    """The statblock if a fight would take it: names, dice, and the AddCombatant it becomes applied
+    to an empty fight (the ruleset's bounds for every stat among what that checks). One set of limits
     for every way in (a library file, the roster, an import, a combatant saved), so whatever is
     accepted can be added."""
     kind = kind_of(sb)
@@ -199,8 +199,6 @@ def validate(sb: Statblock) -> Statblock:
         raise RuleError(" ".join(str(exc).split())) from None
     check_common(sb)
     kind.check(sb)
-    rs = get_ruleset(kind.ruleset)
-    rs.full_stats(kind.stats(sb))  # the ruleset's own bounds for every stat
     _check_health_dice(sb, kind)
     for attack in kind.attacks(sb):
         check_name(attack.name, "attack name")
@@ -221,16 +219,17 @@ def _check_health_dice(sb: Statblock, kind: StatblockKind) -> None:
 
 
 def _check_addable(sb: Statblock) -> None:
-    """The AddCombatant of two copies, applied to an empty fight of the ruleset: whatever the fight
-    refuses (a note grown too long with the statblock's lines, a statblock too big to carry) is
-    refused here, naming the field, rather than at the table."""
+    """The AddCombatant, applied to an empty fight of the ruleset: whatever the fight refuses (a stat
+    out of the ruleset's bounds, a note grown too long with the statblock's lines, a statblock too
+    big to carry) is refused here rather than at the table. Copies only add a number to the name,
+    which MAX_NAME leaves room for."""
     from engine.core import apply, new_fight  # engine.core imports the rulesets, which import this
 
     rid = kind_of(sb).ruleset
     fight = _EMPTY.get(rid)
     if fight is None:
         fight = _EMPTY[rid] = new_fight(rid, "statblock check", 1)
-    cmd = to_add(sb, 2)[0]
+    cmd = to_add(sb)[0]
     if len(cmd.statblock) > STATBLOCK:
         raise RuleError(f"the whole statblock is {len(cmd.statblock)} characters as JSON, at most {STATBLOCK}")
     if len(cmd.note) > TEXT:

@@ -167,10 +167,16 @@ def test_an_import_over_the_entry_limit_is_refused_whole_before_anything_is_writ
     monkeypatch.setattr(S, "MAX_ENTRIES", 5)
     monkeypatch.setattr(B, "MAX_ENTRIES", 5)
     src = folder.parent / "big.json"
-    src.write_text(
-        "[" + ",".join(f'{{"Name": "Beast {i}", "HP": {{"Value": 5}}, "AC": {{"Value": 12}}}}' for i in range(6)) + "]"
-    )
-    with pytest.raises(L.LibraryError, match=r"would hold 7 statblocks, at most 5; nothing written"):
+
+    def beasts(n: int) -> str:
+        one = '{{"Name": "Beast {}", "HP": {{"Value": 5}}, "AC": {{"Value": 12}}}}'
+        return "[" + ",".join(one.format(i) for i in range(n)) + "]"
+
+    src.write_text(beasts(5))  # five new beside the GM's one: six, over the limit once merged
+    with pytest.raises(L.LibraryError, match=r"would hold 6 statblocks, at most 5; nothing written"):
+        S.import_file(src, "", folder)
+    src.write_text(beasts(6))  # more than a library holds on its own: refused before converting
+    with pytest.raises(L.LibraryError, match=r"big.json: 6 entries, more than a library holds \(5\); nothing imported"):
         S.import_file(src, "", folder)
     assert S.library_path("d20", folder).read_bytes() == before
 
