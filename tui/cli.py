@@ -8,7 +8,11 @@
     fracas rename OLD NEW | delete NAME | restore NAME    a saved fight renamed, moved to the
                                  trash (never erased), put back from it
     fracas view FILE             the players' view: follows the fight read-only (docs/view.md)
-    fracas serve FILE [--host H] [--port N]   the players' view in web browsers (textual-serve)
+    fracas serve FILE [--host H] [--port N] [--max-viewers N]   the players' view in web browsers
+                                 (textual-serve; at most 8 browsers at once unless told otherwise)
+
+The commands that open the app (plain `fracas`, FILE, demo, new, view) need a terminal: without one
+(input or output redirected) they refuse in one line and point to script, export and serve.
 
 Textual is imported only by the commands that open the app, so the script runner and the file tools
 start fast and work without a terminal.
@@ -147,10 +151,22 @@ def _view_args(v: argparse.ArgumentParser) -> None:
     v.add_argument("file", type=Path)
 
 
+MAX_VIEWERS = 8  # browsers `fracas serve` lets watch at once (tui/serve.py counts them)
+MAX_VIEWERS_LIMIT = 64  # the most --max-viewers takes: each viewer is a ~40 MB process
+
+
 def _serve_args(w: argparse.ArgumentParser) -> None:
     w.add_argument("file", type=Path)
     w.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: the whole network)")
     w.add_argument("--port", type=int, default=8000)
+    w.add_argument(
+        "--max-viewers",
+        type=int,
+        default=MAX_VIEWERS,
+        metavar="N",
+        help=f"browsers that may watch at once, 1 to {MAX_VIEWERS_LIMIT} (default: {MAX_VIEWERS}); each is a"
+        " process of about 40 MB, and the next one is told the view is full",
+    )
 
 
 # each subcommand: its help line and what adds its arguments, in the order `fracas -h` lists them
@@ -287,6 +303,8 @@ def _view(args: argparse.Namespace) -> int:
     if why:
         _say(why)
         return 1
+    if _no_terminal("view"):
+        return 1
     from tui.view import ViewApp
 
     app = ViewApp(args.file)
@@ -327,8 +345,11 @@ def _serve(args: argparse.Namespace) -> int:
     if not 1 <= args.port <= 65535:
         _say(f"--port takes 1 to 65535, not {args.port}")
         return 2
+    if not 1 <= args.max_viewers <= MAX_VIEWERS_LIMIT:
+        _say(f"--max-viewers takes 1 to {MAX_VIEWERS_LIMIT}, not {args.max_viewers}")
+        return 2
     try:
-        from textual_serve.server import Server
+        from tui.serve import CappedServer
     except ImportError:
         _say("fracas serve needs the textual-serve package: pip install textual-serve")
         return 1
@@ -336,13 +357,50 @@ def _serve(args: argparse.Namespace) -> int:
     # each browser that connects gets its own process of this command: the read-only view
     command = shlex.join([sys.executable, "-m", "tui.cli", "view", str(path)])
     url = serve_url(args.host, args.port)
-    print(terminal_safe(f"Players' view of {path.name}: open {url} in a browser (Ctrl+C stops it)"), flush=True)
-    server = Server(command, host=args.host, port=args.port, title="Fracas", public_url=url)
+    print(
+        terminal_safe(
+            f"Players' view of {path.name}: open {url} in a browser, {args.max_viewers} at most at once"
+            " (Ctrl+C stops it)"
+        ),
+        flush=True,
+    )
+    server = CappedServer(
+        command, max_viewers=args.max_viewers, host=args.host, port=args.port, title="Fracas", public_url=url
+    )
     server.serve()
     return 0
 
 
 # --- the app ----------------------------------------------------------------------------------
+
+
+def _no_terminal(what: str) -> bool:
+    """True, after saying so in one line, when the app has no terminal to run in. Textual reads the
+    keys from standard input and draws on standard error: with either redirected (`fracas demo
+    </dev/null >log`) it would run blind, or read end-of-file forever with a core busy (issue 22).
+    `demo` and `new` ask before they write anything (the demo copy replaced, the new fight's file).
+    textual-serve runs each browser's `fracas view` on pipes, with TEXTUAL_DRIVER naming
+    its web driver: that needs none either."""
+    driver = os.environ.get("TEXTUAL_DRIVER", "")
+    if driver and "linux_driver" not in driver and "windows_driver" not in driver:
+        return False  # a driver of its own, not the terminal's (textual-serve's web driver)
+    if all(_is_terminal(stream) for stream in (sys.__stdin__, sys.__stderr__)):
+        return False
+    uses = ["`fracas export` (a fight as JSON or Markdown)", "`fracas script` (commands from a file)"]
+    if what != "view":  # (the view needs a terminal too: serve is the one that does not)
+        uses.append("`fracas serve` (the players' view in web browsers)")
+    _say(
+        f"{what} needs a terminal (its input or output is redirected); without one, use"
+        f" {', '.join(uses[:-1])} or {uses[-1]}"
+    )
+    return True
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return stream is not None and os.isatty(stream.fileno())
+    except (OSError, ValueError):
+        return False
 
 
 def _run_app(session: Any) -> int:
@@ -351,6 +409,8 @@ def _run_app(session: Any) -> int:
     try:
         if session is not None:
             _playable(session.state.ruleset)  # before any screen: one line, not a broken tracker
+        if _no_terminal("the app"):
+            return 1
         app = make_app(session) if session is not None else make_app(start_screen=True)
         app.run()
     finally:
@@ -441,6 +501,8 @@ def _demo(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4)) >> 1
     if has_demo(args.rules):  # (no demo: start_demo refuses in one line, naming the demos)
         _playable(args.rules)  # the app must know the ruleset before a file is made (or replaced)
+        if _no_terminal("demo"):  # and it must have a terminal to run in
+            return 1
     # the ruleset's one demo copy, replaced (saves/demo.py); older piles of copies go to the trash
     session, notes = start_demo(args.rules, seed, args.dir)
     session.notices.extend(notes)  # shown by the app once it is on screen (stderr would be hidden)
@@ -460,6 +522,8 @@ def _new(args: argparse.Namespace) -> int:
         members = list(S.read_party(fight.ruleset))  # a roster that cannot be read: one line, no file
         if not members:
             raise RuleError(f"No {fight.ruleset} party yet: `fracas party import FILE`, or write back from a fight.")
+    if _no_terminal("new"):  # before the fight's file is made
+        return 1
     session = Session.create(_fresh_path(args.dir, args.name), fight)
     if members:
         from tui.party import party_commands

@@ -321,6 +321,7 @@ def opened(monkeypatch: pytest.MonkeyPatch) -> list[Session]:
         return 0
 
     monkeypatch.setattr(cli, "_run_app", fake_run)
+    monkeypatch.setattr(cli, "_no_terminal", lambda what: False)  # a stand-in app needs no terminal
     return seen
 
 

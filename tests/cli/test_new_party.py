@@ -27,6 +27,7 @@ def test_new_with_the_party(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     S.write_party("d20", [S.Member(m.statblock, S.Now(health=(S.Track("hp", 20),)))])
     seen: list[Any] = []
     monkeypatch.setattr(cli, "_run_app", lambda session: seen.append(session) or 0)
+    monkeypatch.setattr(cli, "_no_terminal", lambda what: False)  # a stand-in app needs no terminal
     assert cli.main(["new", "d20", "Ford", "--party", "--dir", str(tmp_path)]) == 0
     (session,) = seen
     (ayla,) = session.state.combatants
