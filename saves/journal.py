@@ -486,25 +486,49 @@ def lock(fd: int, path: Path) -> None:
         raise
 
 
+def same_file(fd: int, path: Path) -> bool:
+    """Whether `path` still names the file open as `fd` (same device and inode, still linked)."""
+    try:
+        own = os.fstat(fd)
+        disk = os.stat(path)
+    except OSError:
+        return False
+    return (own.st_dev, own.st_ino) == (disk.st_dev, disk.st_ino) and own.st_nlink > 0
+
+
+# a lock taken on a file that was then renamed over (by the writer that held it before, repairing a
+# torn tail) is tried again on the new file this many times before giving up as locked
+LOCK_RETRIES = 50
+
+
 def open_locked(path: Path) -> int:
     """The file opened for writing and locked; SaveError/LockedError if not possible. No O_APPEND:
-    appends go to the journal's own known end (`append`), never after bytes someone else added."""
-    try:
-        fd = os.open(path, os.O_RDWR | _O_CLOEXEC | _O_BINARY)
-    except IsADirectoryError:
-        raise SaveError(path, "this is a folder, not a save file") from None
-    except PermissionError:
-        raise ReadOnlyError(path, "no permission to write this file (open it read-only)") from None
-    except OSError as exc:
-        if exc.errno == errno.EROFS:
-            raise ReadOnlyError(path, "the file is on a read-only disk (open it read-only)") from None
-        raise SaveError(path, f"cannot open the file: {exc.strerror or exc}") from None
-    try:
-        lock(fd, path)
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
+    appends go to the journal's own known end (`append`), never after bytes someone else added.
+
+    The lock is checked to be on the file the path names once it is held: another writer may have
+    rewritten the file (a torn tail cut off, an upgrade) and renamed the new one over the path between
+    this open and this lock, then let go of the old one. That old file is no longer the save: the
+    path is opened and locked again (LockedError while the other writer still has the new file)."""
+    for _ in range(LOCK_RETRIES):
+        try:
+            fd = os.open(path, os.O_RDWR | _O_CLOEXEC | _O_BINARY)
+        except IsADirectoryError:
+            raise SaveError(path, "this is a folder, not a save file") from None
+        except PermissionError:
+            raise ReadOnlyError(path, "no permission to write this file (open it read-only)") from None
+        except OSError as exc:
+            if exc.errno == errno.EROFS:
+                raise ReadOnlyError(path, "the file is on a read-only disk (open it read-only)") from None
+            raise SaveError(path, f"cannot open the file: {exc.strerror or exc}") from None
+        try:
+            lock(fd, path)
+            if same_file(fd, path):
+                return fd
+        except BaseException:
+            os.close(fd)
+            raise
+        os.close(fd)  # a file replaced while we waited: its lock guards nothing now
+    raise LockedError(path, "this fight is open in another running Fracas (its file keeps being rewritten).")
 
 
 def replace_file(target: Path, chunks: Iterable[bytes]) -> None:
@@ -686,6 +710,22 @@ def read_header(path: Path, limit: int = 4 * 1024 * 1024) -> tuple[fmt.Header, o
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             raise SaveError(path, describe_kind(path))
+        payload = header_frame(fd, path, limit)
+    finally:
+        os.close(fd)
+    try:
+        header = _read_header(path, payload, len(fmt.MAGIC))[0]
+    except RecursionError:
+        raise SaveError(path, "the header is nested too deeply to be a save", len(fmt.MAGIC)) from None
+    return header, st
+
+
+def header_frame(fd: int, path: Path, limit: int = fmt.MAX_RECORD) -> memoryview:
+    """The payload of the header frame of the regular file open as `fd`: SaveError unless the file
+    starts with the Fracas signature and a whole header frame whose checksums hold (what only a
+    Fracas writes). Its content is not decoded: a save of a ruleset this Fracas does not know, or of
+    a newer format, has one too. A torn tail after it does not matter."""
+    try:
         start = len(fmt.MAGIC) + fmt.FRAME_SIZE
         head = os.pread(fd, start, 0)
         if not head.startswith(fmt.MAGIC):
@@ -698,8 +738,6 @@ def read_header(path: Path, limit: int = 4 * 1024 * 1024) -> tuple[fmt.Header, o
         data = head + os.pread(fd, length, start)
     except OSError as exc:
         raise SaveError(path, f"cannot read the file: {exc.strerror or exc}") from None
-    finally:
-        os.close(fd)
     mv = memoryview(data)
     got = _frame_at(path, data, mv, len(fmt.MAGIC))
     if got is None or got[0] == "torn":
@@ -707,11 +745,7 @@ def read_header(path: Path, limit: int = 4 * 1024 * 1024) -> tuple[fmt.Header, o
     _, kind, payload, _ = got
     if kind != fmt.HEADER:
         raise SaveError(path, "the first record is not a header", len(fmt.MAGIC))
-    try:
-        header = _read_header(path, payload, len(fmt.MAGIC))[0]
-    except RecursionError:
-        raise SaveError(path, "the header is nested too deeply to be a save", len(fmt.MAGIC)) from None
-    return header, st
+    return payload
 
 
 def history_records(history: History, created: str | None = None) -> tuple[list[bytes], int, bytes]:

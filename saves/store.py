@@ -12,8 +12,10 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import difflib
+import errno
 import os
 import re
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,7 +27,7 @@ from engine.history import Node
 from engine.text import name_key
 from saves import format as fmt
 from saves import journal
-from saves.errors import SaveError
+from saves.errors import LockedError, SaveError
 from saves.session import Session
 
 ENV_DIR = "FRACAS_DATA_DIR"
@@ -245,25 +247,80 @@ def companions(path: Path) -> list[Path]:
 def held(path: Path) -> Iterator[None]:
     """The save locked as a writing Fracas locks it, for as long as the block runs: a fight open in
     another Fracas is refused (LockedError), and none can open it meanwhile. The lock needs no write
-    permission on the file (moving it needs only the folder's). LockedError when another has it."""
+    permission on the file (moving it needs only the folder's). LockedError when another has it.
+
+    Only a Fracas save is held: a symbolic link, anything but a regular file, or a file that does not
+    start with a Fracas header frame is a SaveError. The lock is checked to be on the file the path
+    still names (a Fracas repairing a torn tail renames a new file over it: see journal.open_locked)."""
+    flags = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    for _ in range(journal.LOCK_RETRIES):
+        try:
+            fd = os.open(path, flags)
+        except FileNotFoundError:
+            raise SaveError(path, "there is no such file (moved or deleted meanwhile?)") from None
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise SaveError(path, f"this is a symbolic link, not a save file; {_UNMOVED}") from None
+            raise SaveError(path, f"cannot open the file: {exc.strerror or exc}") from None
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise SaveError(path, f"{journal.describe_kind(path)}; {_UNMOVED}")
+            journal.lock(fd, path)
+            current = journal.same_file(fd, path)
+            if current:
+                _fracas_save(fd, path)
+        except BaseException:
+            os.close(fd)
+            raise
+        if current:
+            break
+        os.close(fd)  # replaced while we waited for the lock: try the file now there
+    else:
+        raise LockedError(path, "this fight is open in another running Fracas.")
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0))
-    except FileNotFoundError:
-        raise SaveError(path, "there is no such file (moved or deleted meanwhile?)") from None
-    except OSError as exc:
-        raise SaveError(path, f"cannot open the file: {exc.strerror or exc}") from None
-    try:
-        journal.lock(fd, path)
         yield
     finally:
         os.close(fd)
 
 
+_UNMOVED = "only Fracas saves are moved to and from the trash: nothing was moved"
+
+
+def _fracas_save(fd: int, path: Path) -> None:
+    """SaveError unless the file open as `fd` is a Fracas save: it starts with a header frame whose
+    checksums hold (a save with a torn tail, of an unknown ruleset or a newer format has one)."""
+    try:
+        journal.header_frame(fd, path)
+    except SaveError as exc:
+        raise SaveError(path, f"{exc.problem}; {_UNMOVED}") from None
+
+
+def _only_a_save(path: Path) -> None:
+    """What `trash` and `restore` move: a regular `.fracas` file, not a link (checked with lstat,
+    before anything is opened: a FIFO is never opened). Its header is checked once it is held."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        raise SaveError(path, "there is no such file") from None
+    except OSError as exc:
+        raise SaveError(path, f"cannot read the file: {exc.strerror or exc}") from None
+    if stat.S_ISLNK(st.st_mode):
+        raise SaveError(path, f"this is a symbolic link, not a save file; {_UNMOVED}")
+    if not stat.S_ISREG(st.st_mode):
+        raise SaveError(path, f"{journal.describe_kind(path)}; {_UNMOVED}")
+    if path.suffix != fmt.EXTENSION:
+        raise SaveError(path, f"not a Fracas save (its name does not end in {fmt.EXTENSION}); {_UNMOVED}")
+
+
+def _in(path: Path, *folders: Path) -> bool:
+    parent = path.parent.resolve()
+    return any(parent == f.resolve() for f in folders)
+
+
 def _folder_of(path: Path, folder: Path) -> None:
     """Only the fights of the data folder (and its demo copies) are renamed or deleted here: a file
     elsewhere is the GM's to move."""
-    parent = path.parent.resolve()
-    if parent not in (folder.resolve(), (folder / DEMO_DIR).resolve()):
+    if not _in(path, folder, folder / DEMO_DIR):
         raise SaveError(path, f"this file is not in the saves folder {folder}; move it by hand")
     if not path.is_file():
         raise SaveError(path, "this is not a save file")
@@ -309,24 +366,28 @@ def _move_with_companions(path: Path, target_dir: Path, name: str) -> Path:
 
 def trash(path: Path, directory: Path | None = None) -> Path:
     """Move a save (and its backups) into the trash folder; returns where it went. A fight open in
-    another running Fracas is refused (LockedError)."""
+    another running Fracas is refused (LockedError), and so is anything but a Fracas save: a file of
+    another kind, a link, a folder (SaveError; nothing is moved)."""
     folder = directory if directory is not None else default_dir()
-    _folder_of(path, folder)
+    if not _in(path, folder, folder / DEMO_DIR):
+        raise SaveError(path, f"this file is not in the saves folder {folder}; move it by hand")
+    _only_a_save(path)
     bin_ = folder / TRASH_DIR
-    try:
-        bin_.mkdir(exist_ok=True)
-    except OSError as exc:
-        raise SaveError(bin_, f"cannot make the trash folder: {exc.strerror or exc}") from None
-    with held(path):
+    with held(path):  # a save, not open in another Fracas: only then is the trash made
+        try:
+            bin_.mkdir(exist_ok=True)
+        except OSError as exc:
+            raise SaveError(bin_, f"cannot make the trash folder: {exc.strerror or exc}") from None
         return _move_with_companions(path, bin_, _free(bin_, path.stem, set()))
 
 
 def restore(path: Path, directory: Path | None = None) -> Path:
     """Put a fight from the trash back among the saved fights (under its name, or NAME-2 if a save
-    of that name came meanwhile)."""
+    of that name came meanwhile). Only a Fracas save in the trash is put back (SaveError otherwise)."""
     folder = directory if directory is not None else default_dir()
-    if path.parent.resolve() != (folder / TRASH_DIR).resolve() or not path.is_file():
+    if not _in(path, folder / TRASH_DIR):
         raise SaveError(path, "this file is not in the trash")
+    _only_a_save(path)
     with held(path):
         return _move_with_companions(path, folder, _free(folder, path.stem, set()))
 
