@@ -113,4 +113,28 @@ async def burst(pilot: Pilot, *keys: str, settle: float = 0.3) -> None:
         event.set_sender(app)
         driver.send_message(event)
     await pilot.pause(settle)
-    await pilot.pause()
+    await settled(pilot)
+
+
+async def settled(pilot: Pilot, timeout: float = 60.0) -> None:
+    """Wait until the app and every widget of every screen have no message left to handle, three
+    looks in a row: keys held by a dialog (a tab waiting for a layout) and what they start are all
+    handled, however slow a busy machine is. The time limit only ends a test that would hang."""
+    import time
+
+    app = pilot.app
+    end = time.monotonic() + timeout
+    quiet = 0
+    while quiet < 3 and time.monotonic() < end:
+        await pilot.pause(0.02)
+        quiet = quiet + 1 if _idle(app) else 0
+
+
+def _idle(app: Any) -> bool:
+    if not app._message_queue.empty():
+        return False
+    for screen in app.screen_stack:
+        for node in screen.walk_children(with_self=True):
+            if not node._message_queue.empty():
+                return False
+    return True
