@@ -169,39 +169,43 @@ def _party(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         _say(out, f"{len(done.result.party)} PCs to the party, {len(done.result.creatures)} creatures to the library")
         return 0
     if args.party_command == "list":
-        rows = []
-        problems = 0
-        for rid in _rules(args.rules):
-            members, problem = S.read_party_usable(rid, folder)
-            if problem:
-                _say(err, f"fracas: {problem}")
-                problems += 1
-            rows += [(rid, m) for m in members]
-        if args.json:
-            _say(out, _json([{"rules": rid, "name": m.name} for rid, m in rows]))
-        else:
-            for rid, m in rows:
-                _say(out, f"{rid:<10} {m.name}")
-            if not rows and not problems:
-                _say(out, "No party yet: fracas party import FILE")
+        return _party_list(args, out, err)
+    return _party_show(args, out)
+
+
+def _party_list(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    rows = []
+    problems = 0
+    for rid in _rules(args.rules):
+        members, problem = S.read_party_usable(rid, args.dir)
+        if problem:  # what the roster holds that could not be used: one line, the rest listed
+            _say(err, f"fracas: {problem}")
+            problems += 1
+        rows += [(rid, m) for m in members]
+    if args.json:
+        _say(out, _json([{"rules": rid, "name": m.name} for rid, m in rows]))
         return 0
+    for rid, m in rows:
+        _say(out, f"{rid:<10} {m.name}")
+    if not rows and not problems:
+        _say(out, "No party yet: fracas party import FILE")
+    return 0
+
+
+def _party_show(args: argparse.Namespace, out: TextIO) -> int:
     rid = _rules(args.rules)[0]
     low = name_key(args.name)
-    members, problem = S.read_party_usable(rid, folder)
+    members, problem = S.read_party_usable(rid, args.dir)
     member = next((m for m in members if name_key(m.name) == low), None)
-    if member is None and problem:
-        raise RuleError(problem)
     if member is None:
-        raise RuleError(f"No PC called {args.name!r} in the {rid} party.")
+        raise RuleError(problem or f"No PC called {args.name!r} in the {rid} party.")
     if args.json:
         _say(out, _json({"rules": rid, **L.to_table(member.statblock), "now": msgspec.to_builtins(member.now)}))
         return 0
     for line in _show(member.statblock):
         _say(out, line)
     n = member.now
-    for t in n.health:
-        _say(out, f"  now {t.key}: {t.current}")
-    for t in n.resources:
+    for t in (*n.health, *n.resources):
         _say(out, f"  now {t.key}: {t.current}")
     for c in n.conditions:
         _say(out, f"  lasting: {c.name}" + (f" {c.level}" if c.level != 1 else ""))
