@@ -3,15 +3,22 @@ the middle of a record, and through replaced, truncated and damaged files."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
+import msgspec
+import pytest
+
 from engine import commands as C
+from engine.history import History
+from engine.state import Fight
+from saves import follow, journal
 from saves import format as fmt
-from saves import journal
 from saves.demo import demo_history
 from saves.follow import Follower
 from saves.session import Session
@@ -173,7 +180,7 @@ def test_a_truncated_file_is_reported_then_followed_again(tmp_path: Path) -> Non
     shown = fol.state
     assert shown is not None and shown.started  # the last good fight stays on screen
     assert not fol.poll()  # the same bad file is not read again and again
-    path.write_bytes(data[: header_end])  # good again: a fight with only its header
+    path.write_bytes(data[:header_end])  # good again: a fight with only its header
     assert fol.poll()
     assert fol.problem == "" and fol.state is not None and not fol.state.started
 
@@ -215,3 +222,244 @@ def test_not_a_save_at_all(tmp_path: Path) -> None:
     path.write_text("{}")
     fol = Follower(path)
     assert fol.history is None and "JSON" in fol.problem
+
+
+# --- a file written over in place (`cp other.fracas f.fracas`: the same inode, other contents) ----
+
+
+def _fight(path: Path, note: str, turns: int = 3, start: Fight | None = None) -> History:
+    """A d20 fight: started, `turns` turns, a note, `turns` more."""
+    with Session.create(path, start or demo_history("d20").state) as s:
+        s.apply(C.StartFight())
+        for _ in range(turns):
+            s.apply(C.NextTurn())
+        s.apply(C.Note(text=note))
+        for _ in range(turns):
+            s.apply(C.NextTurn())
+        return s.history
+
+
+def _is(fol: Follower, want: History) -> bool:
+    """The follower shows that fight: the same state, and the same commands got it there."""
+    assert fol.history is not None
+    return fol.state == want.state and [n.command for n in fol.history.nodes] == [n.command for n in want.nodes]
+
+
+def _other(
+    tmp_path: Path, size: int, grow: range, turns: int = 3, start: Fight | None = None, who: str = "goblin"
+) -> tuple[Path, History]:
+    """Another fight (another note) whose file is `size` bytes plus something in `grow`."""
+    other = tmp_path / "other.fracas"
+    for n in range(300):
+        want = _fight(other, f"the {who} {n:03} " + "!" * (n // 20), turns, start)
+        if other.stat().st_size - size in grow:
+            return other, want
+        other.unlink()
+    raise AssertionError(f"no fight {grow} bytes longer than {size}")
+
+
+def _copy_over(other: Path, path: Path, keep_times: bool = True) -> None:
+    """`cp other path`: the same file (inode), its contents replaced; with the old times put back
+    (as `cp -p` would, or as a write within the same clock tick leaves them)."""
+    st = path.stat()
+    shutil.copyfile(other, path)
+    if keep_times:
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert path.stat().st_ino == st.st_ino
+
+
+def test_a_fight_of_the_same_size_copied_over_in_place(tmp_path: Path) -> None:
+    path = tmp_path / "f.fracas"
+    _fight(path, "the goblin flees")
+    fol = Follower(path)
+    size = path.stat().st_size
+    other, want = _other(tmp_path, size, range(0, 1))
+    assert not _is(fol, want)
+    _copy_over(other, path)
+    assert path.stat().st_size == size and path.stat().st_mtime_ns == fol._ident.mtime_ns  # noqa: SLF001
+    assert fol.poll()
+    assert _is(fol, want) and fol.problem == "" and fol.reloads == 1
+    assert "rewritten" in fol.notice
+    assert not fol.poll()
+
+
+def test_a_fight_a_few_bytes_longer_copied_over_is_read_not_waited_for(tmp_path: Path) -> None:
+    path = tmp_path / "f.fracas"
+    _fight(path, "the goblin flees")
+    fol = Follower(path)
+    other, want = _other(tmp_path, path.stat().st_size, range(1, fmt.FRAME_SIZE))  # not even a frame header more
+    _copy_over(other, path, keep_times=False)
+    assert fol.poll()
+    assert _is(fol, want) and fol.problem == "" and fol.reloads == 1
+    assert "still being written" not in fol.notice
+
+
+def test_a_shorter_fight_copied_over_in_place(tmp_path: Path) -> None:
+    path = tmp_path / "f.fracas"
+    _fight(path, "the goblin flees", turns=5)
+    fol = Follower(path)
+    other = tmp_path / "other.fracas"
+    want = _fight(other, "the goblin flees", turns=2)
+    _copy_over(other, path)
+    assert fol.poll()
+    assert _is(fol, want) and fol.problem == "" and fol.reloads == 1
+
+
+def _half_record(path: Path) -> None:
+    """The next record of the fight in `path`, half of it appended: a writer killed mid-record."""
+    copy = path.with_name("copy.fracas")
+    shutil.copyfile(path, copy)
+    size = copy.stat().st_size
+    with Session.open(copy) as t:
+        t.apply(C.NextTurn())
+    frame = copy.read_bytes()[size:]
+    copy.unlink()
+    with open(path, "ab") as fh:
+        fh.write(frame[: len(frame) // 2])
+
+
+def test_a_fight_copied_over_a_record_still_being_written(tmp_path: Path) -> None:
+    """Waiting for a torn tail, then a fight a few bytes longer than what was read (but shorter than
+    the file with its torn tail) is copied over: read, not waited for as the same torn record."""
+    path = tmp_path / "f.fracas"
+    _fight(path, "the goblin flees")
+    read = path.stat().st_size
+    _half_record(path)
+    fol = Follower(path)
+    assert "still being written" in fol.notice
+    torn = path.stat().st_size
+    other, want = _other(tmp_path, read, range(1, min(fmt.FRAME_SIZE, torn - read)))
+    _copy_over(other, path)
+    assert path.stat().st_size < torn
+    assert fol.poll()
+    assert _is(fol, want) and fol.problem == "" and fol.reloads == 1
+
+
+@pytest.fixture
+def frozen_times(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The file's times never move (every write within one tick of a coarse clock) and the clock is
+    what the test says: the follower has only the bytes to go by."""
+    at = 1_700_000_000 * 10**9
+    clock = [at + 1]
+    real_of = follow._of  # noqa: SLF001
+
+    def frozen(st: os.stat_result) -> follow.Identity:
+        return dataclasses.replace(real_of(st), mtime_ns=at, ctime_ns=at)
+
+    monkeypatch.setattr(follow, "_of", frozen)
+    monkeypatch.setattr(follow, "_identity", lambda path: frozen(os.stat(path)))
+    monkeypatch.setattr(follow, "_now", lambda: clock[0])
+    return clock
+
+
+@pytest.fixture
+def same_second(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every fight made in the same second: the headers differ only where the test makes them."""
+    real = fmt.new_header
+    monkeypatch.setattr(
+        fmt, "new_header", lambda root: msgspec.structs.replace(real(root), created="2024-01-01T00:00:00+00:00")
+    )
+
+
+def _middle_only(a: bytes, b: bytes) -> bool:
+    """Two files that differ, but neither in the first nor the last bytes the follower keeps."""
+    head, tail = follow._HEAD, follow._TAIL  # noqa: SLF001
+    return a != b and a[:head] == b[:head] and a[-tail:] == b[-tail:]
+
+
+@pytest.mark.usefixtures("same_second")
+def test_rewrites_that_leave_the_times_as_they_were(tmp_path: Path, frozen_times: list[int]) -> None:
+    path = tmp_path / "f.fracas"
+    demo = demo_history("d20").state
+    # long enough that the middle is in neither the first nor the last bytes kept of what was read
+    _fight(path, "the goblin flees", turns=200, start=demo)
+    size = path.stat().st_size
+    assert size > follow._HEAD + follow._TAIL + 1000  # noqa: SLF001
+    fol = Follower(path)
+
+    # a fight whose only difference is a name of the same length, in the header: seen at once
+    grey = next(i for i, c in enumerate(demo.combatants) if c.name == "Grey Wolf")
+    names = list(demo.combatants)
+    names[grey] = msgspec.structs.replace(names[grey], name="Grey Hawk")
+    renamed = msgspec.structs.replace(demo, combatants=tuple(names))
+    other, want = _other(tmp_path, size, range(0, 1), turns=200, start=renamed)
+    _copy_over(other, path)
+    assert fol.poll()
+    assert _is(fol, want) and fol.reloads == 1
+    other.unlink()
+
+    # only a note in the middle differs: the times have not settled, so only the ends are checked
+    # (cheaply) on each poll; once they have, every byte once, and the rewrite is read
+    other, want = _other(tmp_path, size, range(0, 1), turns=200, start=renamed, who="wolf")
+    assert _middle_only(path.read_bytes(), other.read_bytes())
+    _copy_over(other, path)
+    checks = fol.checks
+    for _ in range(3):
+        assert not fol.poll()
+    assert fol.checks == checks and fol.reloads == 1
+    frozen_times[0] += follow.SETTLE_NS
+    assert fol.poll()
+    assert _is(fol, want) and fol.reloads == 2 and "rewritten" in fol.notice
+    # settled: nothing more is read while nothing changes
+    frozen_times[0] += follow.SETTLE_NS
+    assert not fol.poll()
+    checks = fol.checks
+    for _ in range(5):
+        assert not fol.poll()
+    assert fol.checks == checks
+
+
+@pytest.mark.usefixtures("same_second")
+def test_a_torn_tail_kept_while_the_bytes_before_it_change(tmp_path: Path, frozen_times: list[int]) -> None:
+    """A record still being written is waited for, but not forever: the bytes before it rewritten
+    (the times unmoved, the torn tail the same) are seen once the times settle, and read again."""
+    path = tmp_path / "f.fracas"
+    _fight(path, "the goblin flees", turns=200)
+    read = path.stat().st_size
+    _half_record(path)
+    tail = path.read_bytes()[read:]
+    fol = Follower(path)
+    assert "still being written" in fol.notice
+    other, want = _other(tmp_path, read, range(0, 1), turns=200, who="wolf")
+    new = other.read_bytes() + tail  # another fight, then the same torn tail
+    assert _middle_only(path.read_bytes()[:read], new[:read])
+    path.write_bytes(new)
+    for _ in range(3):
+        assert not fol.poll()
+        assert "still being written" in fol.notice and fol.reloads == 0
+    frozen_times[0] += follow.SETTLE_NS
+    assert fol.poll()
+    assert _is(fol, want) and fol.reloads == 1 and fol.problem == ""
+
+
+def test_appends_are_read_incrementally_not_the_whole_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "f.fracas"
+    s = _session(path)
+    fol = Follower(path)
+    parses = []
+    real = journal.parse
+    monkeypatch.setattr(journal, "parse", lambda *a, **k: parses.append(1) or real(*a, **k))
+    s.apply(C.StartFight())
+    for _ in range(20):
+        s.apply(C.NextTurn())
+        assert fol.poll()
+        _same(fol, s)
+        fol.poll()
+    s.undo()
+    assert fol.poll()
+    _same(fol, s)
+    # once the file's times have settled, every byte read is checked once, and it is still the same
+    clock = [follow._now() + follow.SETTLE_NS]  # noqa: SLF001
+    monkeypatch.setattr(follow, "_now", lambda: clock[0])
+    checks = fol.checks
+    assert not fol.poll()
+    assert fol.checks == checks + 1
+    checks = fol.checks
+    for _ in range(5):
+        assert not fol.poll()
+    assert fol.checks == checks  # and then only a stat per poll
+    s.apply(C.NextTurn())
+    assert fol.poll()
+    _same(fol, s)
+    assert parses == [] and fol.reloads == 0 and fol.notice == ""
+    s.close()
