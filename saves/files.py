@@ -58,8 +58,10 @@ def read_regular(path: Path, limit: int) -> bytes | None:
             raise SaveError(path, f"larger than {size_text(limit)}, the most this file may be")
         chunks: list[bytes] = []
         got = 0
+        want = st.st_size + 1  # what fstat gave and a byte more, to see it grew: no buffer of `limit`
         while got <= limit:
-            chunk = os.read(fd, limit + 1 - got)
+            chunk = os.read(fd, min(want, limit + 1 - got))
+            want = 1 << 16
             if not chunk:
                 break
             chunks.append(chunk)

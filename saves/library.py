@@ -161,7 +161,12 @@ def _user_usable(rid: str, path: Path) -> tuple[tuple[Statblock, ...], str]:
         return (), f"{exc} (only the bundled bestiary is offered)"
     if doc.get("rules", rid) != rid:
         return (), f"{path}: this bestiary is for {shown(doc.get('rules'))}, not {rid}; not read"
-    return usable_entries(rid, doc.get("creature", []), str(path))
+    entries, problem = usable_entries(rid, doc.get("creature", []), str(path))
+    unknown = sorted(set(doc) - {"creature", "rules"})
+    if unknown:  # read_user refuses the file for it: say so now, not at the next save
+        more = f"unknown top-level key {shown(unknown[0])} (expected [[creature]] tables)"
+        problem = f"{problem}; {more}" if problem else f"{path}: {more}"
+    return entries, problem
 
 
 def write_user(rid: str, statblocks: Iterable[Statblock], folder: Path | None = None) -> Path:

@@ -327,6 +327,8 @@ def load_toml(text: str, source: str) -> dict[str, Any]:
         raise LibraryError(f"{source}: not valid TOML: {' '.join(str(exc).split())}") from None
     except RecursionError:
         raise LibraryError(f"{source}: nested too deeply to be a bestiary or a roster") from None
+    except ValueError as exc:  # tomllib's own refusals beyond the grammar (an integer of 5,000 digits)
+        raise LibraryError(f"{source}: not readable TOML: {' '.join(str(exc).split())[:120]}") from None
 
 
 def parse_toml(rid: str, text: str, source: str) -> tuple[Statblock, ...]:
