@@ -3,7 +3,10 @@
 Pure (no files): saves/library.py reads the file, calls `run`, and writes the result all at once.
 Each importer returns an `ImportResult`: the creatures (and player characters, which go to the
 party) it made, and one report line per entry saying what it took and what it skipped and why. An
-entry that cannot become a valid statblock stops the whole import with one line naming the entry.
+entry that cannot become a valid statblock stops the whole import with one line naming the entry,
+and so does a number out of the ruleset's bounds for its field (1e308 hit points, a Strength of 0,
+NaN, 2.5): it is refused, never clamped or rounded. Every importer is linear in its input: the
+regular expressions take their runs possessively, so no field's text is ever re-scanned.
 """
 
 from __future__ import annotations

@@ -16,11 +16,28 @@ from typing import Any
 from engine.errors import RuleError
 from engine.library.base import Statblock, validate
 from engine.library.cosmere import Attributes, CosmereAttack, CosmereStatblock
-from engine.library.importers.common import ImportProblem, ImportResult, entry_name
+from engine.library.importers.common import (
+    FEET,
+    SHAPE_ERRORS,
+    ImportProblem,
+    ImportResult,
+    bounds,
+    entry_name,
+    in_range,
+    number,
+    whole,
+)
 from engine.library.warhammer import QUALITIES, REACH, Armour, Characteristics, WarhammerStatblock, Weapon
+from engine.text import shown
 
 FORMAT = "Foundry VTT"
-_SB = re.compile(r"^\s*(SB)?\s*([+-]?\s*\d+)?\s*$", re.I)
+# "SB+4", "9" (possessive: a long run of spaces or digits is read once, never retried)
+_SB = re.compile(r"\s*+(SB)?\s*+([+-]?\s*+\d++)?\s*+", re.I)  # fullmatch
+_PLAIN_INT = re.compile(r"\s*+[+-]?\d++\s*+")  # fullmatch
+_DICE = re.compile(r"\d*+d\d++(?:[+-]\d++)?")  # fullmatch
+# a part of a value that is summed (initial + advances + modifier): checked against this, the sum
+# against the ruleset's own bounds
+_PART = (-1_000_000, 1_000_000)
 # weapon groups the wfrp4e system counts as ranged (its config's groupToType)
 _RANGED_GROUPS = ("blackpowder", "bow", "crossbow", "engineering", "entangling", "explosives", "sling", "throwing")
 _AP = {"head": "head", "body": "body", "lArm": "larm", "rArm": "rarm", "lLeg": "lleg", "rLeg": "rleg"}
@@ -50,14 +67,21 @@ def recognise(data: Any) -> bool:
     return bool(items) and all(_system(v) in ("wfrp4e", "cosmere-rpg") for v in items[:5])
 
 
-def _num(v: Any, default: int = 0) -> int:
-    if isinstance(v, bool):
+def _num(v: Any, what: str, default: int = 0, span: tuple[int, int] = _PART) -> int:
+    """A number field: an int, a whole float or a text that is a plain integer (a fraction, NaN or a
+    number out of `span` is refused, never rounded); anything else (missing, a formula) is `default`."""
+    if v is None or isinstance(v, bool):
         return default
     if isinstance(v, int | float):
-        return int(v)
-    if isinstance(v, str) and re.fullmatch(r"\s*[+-]?\d+\s*", v):
-        return int(v)
+        return whole(v, what, *span)
+    if isinstance(v, str) and _PLAIN_INT.fullmatch(v):
+        return number(v, what, *span)
     return default
+
+
+def _stat(v: int, what: str, cls: type, field: str) -> int:
+    """`v` for `cls`'s field if it is in the ruleset's bounds for it; refused if not."""
+    return in_range(v, what, *bounds(cls, field))
 
 
 def _get(d: Any, *path: str) -> Any:
@@ -68,22 +92,69 @@ def _get(d: Any, *path: str) -> Any:
     return d
 
 
-def _clamp(v: int, lo: int, hi: int) -> int:
-    return max(lo, min(hi, v))
+# a wfrp4e characteristic without its value: the sum of these parts (and each one's default)
+_SUMMED = (("initial", 30), ("advances", 0), ("modifier", 0))
 
 
-def _wfrp(actor: dict[str, Any]) -> tuple[Statblock, str]:
-    system = actor.get("system") or actor.get("data") or {}
+def _characteristics(system: Any) -> Characteristics:
     chars = {}
-    for k in ("ws", "bs", "s", "t", "i", "ag", "dex", "int", "wp", "fel"):
+    for k in Characteristics.__struct_fields__:
         c = _get(system, "characteristics", k)
         if isinstance(c, dict):
             value = c.get("value")
             if value is None:
-                value = _num(c.get("initial"), 30) + _num(c.get("advances")) + _num(c.get("modifier"))
-            chars[k] = _clamp(_num(value, 30), 0, 200)
+                value = sum(_num(c.get(part), f"{k} {part}", d) for part, d in _SUMMED)
+            else:
+                value = _num(value, f"characteristic {k}", 30, bounds(Characteristics, k))
+            chars[k] = _stat(value, f"characteristic {k}", Characteristics, k)
+    return Characteristics(**chars)
+
+
+def _weapon(name: str, isys: Any, skipped: list[str]) -> Weapon | None:
+    """A wfrp4e weapon item, or None (and why in `skipped`) when its damage is no SB+N or N."""
+    dmg = str(_get(isys, "damage", "value") or "")
+    m = _SB.fullmatch(dmg)
+    if m is None:
+        skipped.append(f"{name} (damage {shown(dmg)} is not SB+N or N)")
+        return None
+    quals, unknown = [], []
+    for q in _get(isys, "qualities", "value") or []:
+        qname = str(q.get("name", "") if isinstance(q, dict) else q).lower().replace("-", "")
+        (quals if qname in QUALITIES else unknown).append(qname)
+    if unknown:
+        skipped.append(f"{name}'s qualities {', '.join(unknown)} (the engine does not run them)")
+    if _get(isys, "twohanded", "value"):
+        quals.append("twohanded")
+    group = str(_get(isys, "weaponGroup", "value") or "").lower()
+    mode = str(_get(isys, "modeOverride", "value") or "").lower()
+    ranged = mode == "ranged" or (group in _RANGED_GROUPS and mode != "melee")
+    kind = "melee" if not ranged else ("thrown" if group in ("throwing", "explosives") else "missile")
+    rng_text = str(_get(isys, "range", "value") or "")
+    rng = _num(rng_text, f"{name}'s range", 0, bounds(Weapon, "range"))
+    if ranged and rng_text and not rng:
+        skipped.append(f"{name}'s range {shown(rng_text)} (a formula: left out)")
+    if _get(isys, "offhand", "value"):
+        quals.append("offhand")
+    reach = str(_get(isys, "reach", "value") or "").lower()
+    reach = {"vshort": "very short", "vlong": "very long"}.get(reach, reach)
+    damage = number(m[2].replace(" ", ""), f"{name}'s damage", *bounds(Weapon, "damage")) if m[2] else 0
+    return Weapon(
+        name=name,
+        skill="ws" if kind == "melee" else "bs",
+        damage=damage,
+        sb=bool(m[1]),
+        kind=kind,
+        reach=reach if reach in REACH else "",
+        range=rng,
+        qualities=tuple(dict.fromkeys(quals)),
+    )
+
+
+def _wfrp(actor: dict[str, Any]) -> tuple[Statblock, str]:
+    system = actor.get("system") or actor.get("data") or {}
     wounds = _get(system, "status", "wounds")
-    w = _clamp(_num(_get(wounds, "max"), _num(_get(wounds, "value"), 10)), 0, 999)
+    span = bounds(WarhammerStatblock, "wounds")
+    w = _num(_get(wounds, "max"), "wounds", _num(_get(wounds, "value"), "wounds", 10, span), span)
     weapons, armour, skipped = [], dict.fromkeys(_AP.values(), 0), []
     for item in actor.get("items") or []:
         if not isinstance(item, dict):
@@ -91,55 +162,21 @@ def _wfrp(actor: dict[str, Any]) -> tuple[Statblock, str]:
         isys = item.get("system") or item.get("data") or {}
         name = str(item.get("name", "")).strip()[:80] or "Weapon"
         if item.get("type") == "weapon":
-            dmg = str(_get(isys, "damage", "value") or "")
-            m = _SB.match(dmg)
-            if m is None:
-                skipped.append(f"{name} (damage {dmg!r} is not SB+N or N)")
-                continue
-            quals, unknown = [], []
-            for q in _get(isys, "qualities", "value") or []:
-                qname = str(q.get("name", "") if isinstance(q, dict) else q).lower().replace("-", "")
-                (quals if qname in QUALITIES else unknown).append(qname)
-            if _get(isys, "twohanded", "value"):
-                quals.append("twohanded")
-            group = str(_get(isys, "weaponGroup", "value") or "").lower()
-            mode = str(_get(isys, "modeOverride", "value") or "").lower()
-            ranged = mode == "ranged" or (group in _RANGED_GROUPS and mode != "melee")
-            kind = "melee" if not ranged else ("thrown" if group in ("throwing", "explosives") else "missile")
-            rng_text = str(_get(isys, "range", "value") or "")
-            rng = _num(rng_text)
-            if ranged and rng_text and not rng:
-                skipped.append(f"{name}'s range {rng_text!r} (a formula: left out)")
-            if _get(isys, "offhand", "value"):
-                quals.append("offhand")
-            reach = str(_get(isys, "reach", "value") or "").lower()
-            reach = {"vshort": "very short", "vlong": "very long"}.get(reach, reach)
-            weapons.append(
-                Weapon(
-                    name=name,
-                    skill="ws" if kind == "melee" else "bs",
-                    damage=_clamp(_num((m[2] or "0").replace(" ", "")), -20, 50),
-                    sb=bool(m[1]),
-                    kind=kind,
-                    reach=reach if reach in REACH else "",
-                    range=_clamp(rng, 0, 2000),
-                    qualities=tuple(dict.fromkeys(quals)),
-                )
-            )
-            if unknown:
-                skipped.append(f"{name}'s qualities {', '.join(unknown)} (the engine does not run them)")
+            weapon = _weapon(name, isys, skipped)
+            if weapon is not None:
+                weapons.append(weapon)
         elif item.get("type") == "armour":
             ap = _get(isys, "AP") or _get(isys, "ap") or {}
             for k, loc in _AP.items():
-                armour[loc] += _num(ap.get(k) if isinstance(ap, dict) else 0)
+                armour[loc] += _num(ap.get(k) if isinstance(ap, dict) else 0, f"{name}'s AP {k}")
     sb = WarhammerStatblock(
         name=str(actor["name"]).strip()[:80],
         type=str(actor.get("type", ""))[:80],
         kind="pc" if actor.get("type") == "character" else "npc",
         side="party" if actor.get("type") == "character" else "enemy",
         wounds=w,
-        characteristics=Characteristics(**chars),
-        armour=Armour(**{k: _clamp(v, 0, 30) for k, v in armour.items()}),
+        characteristics=_characteristics(system),
+        armour=Armour(**{k: _stat(v, f"armour {k}", Armour, k) for k, v in armour.items()}),
         weapons=tuple(weapons),
         source=f"{FORMAT} wfrp4e",
     )
@@ -150,14 +187,14 @@ def _wfrp(actor: dict[str, Any]) -> tuple[Statblock, str]:
     return sb, line + ("; skipped " + "; ".join(skipped) if skipped else "")
 
 
-def _derived(d: Any, default: int) -> int:
+def _derived(d: Any, what: str, default: int, span: tuple[int, int] = _PART) -> int:
     """A cosmere-rpg derived value {value, override, useOverride, bonus} (or a plain number)."""
     if not isinstance(d, dict):
-        return _num(d, default)
+        return _num(d, what, default, span)
     raw = d.get("override") if d.get("useOverride") else d.get("value")
     if raw is None:
         return default
-    return _num(raw, default) + _num(d.get("bonus"))
+    return _num(raw, what, default, span) + _num(d.get("bonus"), f"{what} bonus")
 
 
 # which attribute each skill adds (cosmere-rpg's skill ids), to work out an attack bonus from rank
@@ -185,66 +222,73 @@ _SKILL_ATTR = {
 _DEFENSE_OF = {"phy": ("str", "spd"), "cog": ("int", "wil"), "spi": ("awa", "pre")}
 
 
+def _cosmere_attack(
+    item: dict[str, Any], system: Any, attrs: dict[str, int], skipped: list[str]
+) -> CosmereAttack | None:
+    """A cosmere-rpg weapon item, or None (and why in `skipped`) when its damage is no plain dice."""
+    isys = item.get("system") or {}
+    name = str(item.get("name", "")).strip()[:80] or "Weapon"
+    formula = str(_get(isys, "damage", "formula") or "").replace(" ", "")
+    if formula and not _DICE.fullmatch(formula):
+        skipped.append(f"{name} (damage {shown(formula)} is not plain dice)")
+        return None
+    ranged = str(_get(isys, "attack", "type") or "").lower() == "ranged"
+    short = _num(_get(isys, "attack", "range", "value"), f"{name}'s range", 0, FEET)
+    long = _num(_get(isys, "attack", "range", "long"), f"{name}'s long range", 0, FEET)
+    skill = str(_get(isys, "activation", "skill") or _get(isys, "damage", "skill") or "")
+    mod = _get(system, "skills", skill, "mod")
+    if isinstance(mod, dict) and (mod.get("value") is not None or mod.get("useOverride")):
+        bonus = _derived(mod, f"{name}'s skill modifier", 0)
+    elif skill in _SKILL_ATTR and _get(system, "skills", skill) is not None:
+        bonus = _num(_get(system, "skills", skill, "rank"), f"skill {skill[:20]} rank") + attrs[_SKILL_ATTR[skill]]
+    else:
+        bonus = 0
+        skipped.append(f"{name}'s attack bonus (no skill {shown(skill)} on the sheet: 0 taken)")
+    return CosmereAttack(
+        name=name,
+        skill=skill[:80],
+        bonus=_stat(bonus, f"{name}'s attack bonus", CosmereAttack, "bonus"),
+        kind="ranged" if ranged else "melee",
+        range=(f"{short}/{max(long, short)}" if short else "") if ranged else (str(short) if short else ""),
+        damage=formula,
+        type=str(_get(isys, "damage", "type") or "")[:40],
+    )
+
+
 def _cosmere(actor: dict[str, Any]) -> tuple[Statblock, str]:
     system = actor.get("system") or {}
-    names = ("str", "spd", "int", "wil", "awa", "pre")
-    attrs = {k: _clamp(_num(_get(system, "attributes", k, "value")), 0, 10) for k in names}
-    defenses = {
-        k: _clamp(_derived(_get(system, "defenses", k), 10 + attrs[a] + attrs[b]), 0, 60)
-        for k, (a, b) in _DEFENSE_OF.items()
+    attrs = {
+        k: _num(_get(system, "attributes", k, "value"), f"attribute {k}", 0, bounds(Attributes, k))
+        for k in Attributes.__struct_fields__
+    }
+    given = {
+        f"defense {k}": (k, _get(system, "defenses", k), 10 + attrs[a] + attrs[b]) for k, (a, b) in _DEFENSE_OF.items()
     }
     res = _get(system, "resources") or {}
-    hp = _derived(_get(res, "hea", "max"), _num(_get(res, "hea", "value"), 10))
-    focus = _derived(_get(res, "foc", "max"), _num(_get(res, "foc", "value"), 3))
-    inv = _derived(_get(res, "inv", "max"), _num(_get(res, "inv", "value"), 0))
-    speed = _derived(_get(system, "movement", "walk", "rate"), 25)
-    deflect = _derived(_get(system, "deflect"), 0)
+    for field, key, default in (("hp", "hea", 10), ("focus", "foc", 3), ("investiture", "inv", 0)):
+        span = bounds(CosmereStatblock, field)
+        given[field] = (field, _get(res, key, "max"), _num(_get(res, key, "value"), field, default, span))
+    given["speed"] = ("speed", _get(system, "movement", "walk", "rate"), 25)
+    given["deflect"] = ("deflect", _get(system, "deflect"), 0)
+    stats = {
+        field: _stat(_derived(d, what, default, bounds(CosmereStatblock, field)), what, CosmereStatblock, field)
+        for what, (field, d, default) in given.items()
+    }
     attacks, skipped = [], []
     for item in actor.get("items") or []:
-        if not isinstance(item, dict) or item.get("type") != "weapon":
-            continue
-        isys = item.get("system") or {}
-        name = str(item.get("name", "")).strip()[:80] or "Weapon"
-        formula = str(_get(isys, "damage", "formula") or "").replace(" ", "")
-        if formula and not re.fullmatch(r"\d*d\d+([+-]\d+)?", formula):
-            skipped.append(f"{name} (damage {formula!r} is not plain dice)")
-            continue
-        ranged = str(_get(isys, "attack", "type") or "").lower() == "ranged"
-        short, long = _num(_get(isys, "attack", "range", "value")), _num(_get(isys, "attack", "range", "long"))
-        skill = str(_get(isys, "activation", "skill") or _get(isys, "damage", "skill") or "")
-        mod = _get(system, "skills", skill, "mod")
-        if isinstance(mod, dict) and (mod.get("value") is not None or mod.get("useOverride")):
-            bonus = _derived(mod, 0)
-        elif skill in _SKILL_ATTR and _get(system, "skills", skill) is not None:
-            bonus = _num(_get(system, "skills", skill, "rank")) + attrs[_SKILL_ATTR[skill]]
-        else:
-            bonus = 0
-            skipped.append(f"{name}'s attack bonus (no skill {skill!r} on the sheet: 0 taken)")
-        attacks.append(
-            CosmereAttack(
-                name=name,
-                skill=skill[:80],
-                bonus=_clamp(bonus, -20, 40),
-                kind="ranged" if ranged else "melee",
-                range=(f"{short}/{max(long, short)}" if short else "") if ranged else (str(short) if short else ""),
-                damage=formula,
-                type=str(_get(isys, "damage", "type") or "")[:40],
-            )
-        )
+        if isinstance(item, dict) and item.get("type") == "weapon":
+            attack = _cosmere_attack(item, system, attrs, skipped)
+            if attack is not None:
+                attacks.append(attack)
     sb = CosmereStatblock(
         name=str(actor["name"]).strip()[:80],
         type=str(_get(system, "type", "id") or actor.get("type", ""))[:80],
         kind="pc" if actor.get("type") == "character" else "npc",
         side="party" if actor.get("type") == "character" else "enemy",
-        hp=_clamp(hp, 0, 9999),
         attributes=Attributes(**attrs),
-        focus=_clamp(focus, 0, 99),
-        investiture=_clamp(inv, 0, 99),
-        speed=_clamp(speed, 0, 500),
-        deflect=_clamp(deflect, 0, 20),
         attacks=tuple(attacks),
         source=f"{FORMAT} cosmere-rpg",
-        **defenses,
+        **stats,
     )
     validate(sb)
     line = f"{sb.name}: took attributes, defenses, health {sb.hp}, focus {sb.focus}" + (
@@ -267,7 +311,7 @@ def convert(data: Any) -> ImportResult:
             sb, line = _wfrp(actor) if system == "wfrp4e" else _cosmere(actor)
         except RuleError as exc:
             raise ImportProblem(f"{entry_name(i, actor, 'name')}: {exc}") from None
-        except (TypeError, AttributeError, KeyError, ValueError, IndexError) as exc:
+        except SHAPE_ERRORS as exc:
             # a field of an unexpected shape (a number where a table belongs): this entry's problem
             raise ImportProblem(
                 f"{entry_name(i, actor, 'name')}: a field has an unexpected shape ({type(exc).__name__})"

@@ -14,36 +14,51 @@ from typing import Any, NamedTuple
 from engine.errors import RuleError
 from engine.library.base import validate
 from engine.library.d20 import Abilities, D20Attack, D20Statblock, DamagePart, Saves
-from engine.library.importers.common import ImportProblem, ImportResult, entry_name
+from engine.library.importers.common import (
+    FEET,
+    SHAPE_ERRORS,
+    ImportProblem,
+    ImportResult,
+    bounds,
+    entry_name,
+    number,
+)
 
 FORMAT = "Improved Initiative"
 _ABILITY = {"str": "str", "dex": "dex", "con": "con", "int": "int", "wis": "wis", "cha": "cha"}
+# Every pattern below is linear in its text: a run of digits or spaces is taken possessively (`++`,
+# `*+`: read once, never given back and retried), no two quantifiers can share the same characters,
+# and a search that could start anywhere inside a run (`_HIT_DICE`) starts only at the run's first
+# character. Without that, "Melee" and 80,000 spaces, or "(" and 80,000 digits, took a minute.
 _ATTACK = re.compile(
-    r"(Melee or Ranged|Melee|Ranged)\s+(?:Weapon|Spell)?\s*Attack(?: Roll)?:\s*([+\-\u2212])\s*(\d+)\s*(?:to hit)?",
+    r"(Melee or Ranged|Melee|Ranged)\s++(?:(?:Weapon|Spell)\s*+)?Attack(?: Roll)?:\s*+([+\-\u2212])\s*+(\d++)"
+    r"(?:\s*+to hit)?",
     re.I,
 )
-_REACH = re.compile(r"reach\s+(\d+)\s*f(?:ee)?t", re.I)
+_REACH = re.compile(r"reach\s++(\d++)\s*+f(?:ee)?t", re.I)
 # "range 80/320 ft.", and "ranged 20/60 ft." as some statblocks misspell it
-_RANGE = re.compile(r"\brange[d]?\s+(\d+)(?:\s*/\s*(\d+))?\s*f(?:ee)?t", re.I)
+_RANGE = re.compile(r"\brange[d]?\s++(\d++)(?:\s*+/\s*+(\d++))?\s*+f(?:ee)?t", re.I)
 # one damage part: "12 (2d6 + 5) bludgeoning damage", "(1d6 + 2) slashing damage", "1 piercing damage"
 _PART = re.compile(
-    r"(?:(\d+)\s*\(\s*([0-9dD+\-\u2212 ]+?)\s*\)|\(\s*([0-9dD+\-\u2212 ]+?)\s*\)|(\d+))\s+(?:([A-Za-z]+)\s+)?damage\b",
+    r"(?:(\d++)\s*+\(([0-9dD+\-\u2212\s]*+)\)|\(([0-9dD+\-\u2212\s]*+)\)|(\d++))\s++(?:([A-Za-z]++)\s++)?damage\b",
     re.I,
 )
 # the weapon's other grip, said after its damage: ", or 9 (1d10 + 4) slashing damage if used with two hands"
-_ALT = re.compile(r",?\s+or\s+(\d+\s*\([^)]*\)\s*(?:[A-Za-z]+\s+)?damage\b[^,.]*)", re.I)
+_ALT = re.compile(r",?\s++or\s++(\d++\s*+\([^)]*+\)\s*+(?:[A-Za-z]++\s++)?damage\b[^,.]*+)", re.I)
 # what joins one damage part of the hit to the next: "... damage plus 4 (1d8) acid damage"
-_LINK = re.compile(r",?\s+(?:plus|and)\s+", re.I)
-_HIT = re.compile(r"\bHit:\s*", re.I)
-_SENTENCE = re.compile(r"\.(?:\s+|$)")
-_DICE = re.compile(r"^\d*d\d+(?:[+-]\d+)?$|^\d+$")
-_FIRST_INT = re.compile(r"-?\d+")
-_HIT_DICE = re.compile(r"\d+\s*d\s*\d+(?:\s*[+\-\u2212]\s*\d+)?", re.I)
+_LINK = re.compile(r",?\s++(?:plus|and)\s++", re.I)
+# what is left of the hit's first sentence after its damage opens with: ", and", " plus", spaces
+_REST_LEAD = re.compile(r"[\s,;]*+(?:(?:and|plus)\b)?\s*+", re.I)
+_HIT = re.compile(r"\bHit:\s*+", re.I)
+_SENTENCE = re.compile(r"\.(?:\s++|$)")
+_DICE = re.compile(r"\d*+d\d++(?:[+-]\d++)?|\d++")  # fullmatch
+_FIRST_INT = re.compile(r"-?\d++")
+_HIT_DICE = re.compile(r"(?<!\d)\d++\s*+d\s*+\d++(?:\s*+[+\-\u2212]\s*+\d++)?", re.I)
 RIDER_MAX = 200  # engine.limits.LINE: a rider is one line
 
 
 def _dice(text: str) -> str:
-    return text.replace("\u2212", "-").replace(" ", "").lower()
+    return "".join(text.replace("\u2212", "-").split()).lower()
 
 
 def _part_at(text: str, pos: int) -> tuple[DamagePart, int] | None:
@@ -52,7 +67,7 @@ def _part_at(text: str, pos: int) -> tuple[DamagePart, int] | None:
     if m is None:
         return None
     dice = _dice(m[2] or m[3] or m[4])
-    if not _DICE.match(dice):
+    if not _DICE.fullmatch(dice):
         return None
     return DamagePart(dice=dice, type=(m[5] or "").lower()), m.end()
 
@@ -90,7 +105,7 @@ def read_hit(hit: str) -> tuple[tuple[DamagePart, ...], str]:
         if link is None or _part_at(first, link.end()) is None:
             break
         pos = link.end()
-    rest = re.sub(r"^[\s,;]*(?:(?:and|plus)\b)?\s*", "", first[pos:], flags=re.I) if parts else first
+    rest = first[_REST_LEAD.match(first, pos).end() :] if parts else first
     kept += [rest, after]
     return tuple(parts), ". ".join(x.strip(" .") for x in kept if x.strip(" ."))
 
@@ -101,7 +116,7 @@ def parse_attack(name: str, text: str) -> D20Attack | None:
     m = _ATTACK.search(text)
     if m is None:
         return None
-    bonus = int(m[3]) * (-1 if m[2] in "-\u2212" else 1)
+    bonus = number(m[2].replace("\u2212", "-") + m[3], f"{name}'s attack bonus", *bounds(D20Attack, "bonus"))
     kind = "ranged" if m[1].lower() == "ranged" else "melee"
     head, hit = _head_and_hit(text[m.end() :])
     reach = _REACH.search(head)
@@ -111,12 +126,20 @@ def parse_attack(name: str, text: str) -> D20Attack | None:
         name=name,
         bonus=bonus,
         kind=kind,
-        reach=int(reach[1]) if reach and kind == "melee" else 5,
+        reach=number(reach[1], f"{name}'s reach", *bounds(D20Attack, "reach")) if reach and kind == "melee" else 5,
         # "Melee or Ranged": a melee attack that may also be thrown keeps its range too
-        range=(f"{rng[1]}/{rng[2]}" if rng[2] else rng[1]) if rng else "",
+        range=range_of(rng, name),
         damage=parts,
         rider=_clip(rider),
     )
+
+
+def range_of(rng: re.Match[str] | None, name: str) -> str:
+    """A `_RANGE` match as the statblock writes it: "80/320", "30", or "" (each number in FEET)."""
+    if rng is None:
+        return ""
+    feet = [str(number(x, f"{name}'s range", *FEET)) for x in (rng[1], rng[2]) if x]
+    return "/".join(feet)
 
 
 def _head_and_hit(text: str) -> tuple[str, str]:
@@ -140,7 +163,7 @@ def _blocks(data: Any) -> list[Any]:
         if isinstance(v, str) and v.startswith("{"):
             try:
                 v = json.loads(v)
-            except ValueError:
+            except (ValueError, RecursionError):  # not JSON, or nested deeper than any statblock
                 continue
         if _is_block(v):
             out.append(v)
@@ -159,13 +182,9 @@ def recognise(data: Any) -> bool:
     return False
 
 
-def _int(v: Any, what: str) -> int:
-    if isinstance(v, bool) or not isinstance(v, int | float | str):
-        raise RuleError(f"{what} is not a number")
-    m = _FIRST_INT.search(str(v))
-    if m is None:
-        raise RuleError(f"{what} is not a number")
-    return int(m.group())
+def _stat(v: Any, what: str, field: str, cls: type = D20Statblock) -> int:
+    """A number for `cls`'s field, in the ruleset's bounds for it: one out of them is refused."""
+    return number(v, what, *bounds(cls, field))
 
 
 # the damage types of the d20 rules (SRD 5.1, "Damage Types"): a word in a Damage* list that is none of
@@ -175,10 +194,10 @@ DAMAGE_TYPES = frozenset(
     + ("radiant", "slashing", "thunder")
 )
 _PHYSICAL = ("bludgeoning", "piercing", "slashing")
-_LEAD = re.compile(rf"\s*(?:(?:and|or|damage|{'|'.join(sorted(DAMAGE_TYPES))})\b\s*)+", re.I)
+_LEAD = re.compile(rf"\s*+(?:(?:and|or|damage|{'|'.join(sorted(DAMAGE_TYPES))})\b\s*+)++", re.I)
 # a list's items: at commas and semicolons, and at an "and" before a type ("piercing and slashing"),
 # never inside the condition ("that aren't silvered and aren't adamantine")
-_ITEMS = re.compile(rf"[;,]|\band\b(?=\s+(?:{'|'.join(sorted(DAMAGE_TYPES))})\b)", re.I)
+_ITEMS = re.compile(rf"[;,]|\band\b(?=\s++(?:{'|'.join(sorted(DAMAGE_TYPES))})\b)", re.I)
 _NOTE_LEAD = {"resist": "Resists", "vulnerable": "Vulnerable to", "immune": "Immune to"}
 
 
@@ -222,38 +241,28 @@ def damage_words(v: Any, field: str) -> DamageWords:
     return DamageWords(tuple(types), " ".join(dict.fromkeys(lines)), tuple(dict.fromkeys(others)))
 
 
-def convert_block(block: dict[str, Any]) -> tuple[D20Statblock, str]:
-    """One StatBlock as a d20 statblock and its report line (RuleError when it cannot be one)."""
-    took: list[str] = []
-    skipped: list[str] = []
-    name = block.get("Name")
-    if not isinstance(name, str) or not name.strip():
-        raise RuleError("it has no Name")
-    hp = block.get("HP") or {}
-    ac = block.get("AC") or {}
-    hp_value = max(0, _int(hp.get("Value", 0), "HP"))
-    m = _HIT_DICE.search(str(hp.get("Notes", "")))
-    hp_dice = _dice(m.group()) if m else ""
-    abilities_in = block.get("Abilities") or {}
+def _abilities(block: dict[str, Any]) -> Abilities:
+    given = block.get("Abilities") or {}
     scores = {}
-    for k, v in abilities_in.items() if isinstance(abilities_in, dict) else ():
+    for k, v in given.items() if isinstance(given, dict) else ():
         key = _ABILITY.get(str(k).lower()[:3])
         if key:
-            scores[key] = min(40, max(1, _int(v, f"ability {k}")))
-    abilities = Abilities(**scores)
+            scores[key] = _stat(v, f"{key.title()} score", key, Abilities)
+    return Abilities(**scores)
+
+
+def _saves(block: dict[str, Any]) -> dict[str, int]:
     saves = {}
     for s in block.get("Saves") or []:
         if isinstance(s, dict):
             key = _ABILITY.get(str(s.get("Name", "")).lower()[:3])
             if key:
-                saves[key] = max(-20, min(40, _int(s.get("Modifier", 0), "a save")))
-    # Improved Initiative rolls d20 + the Dexterity modifier + InitiativeModifier (client/Combatant/
-    # Combatant.ts, InitiativeBonus): the field is what comes on top of Dexterity, as Fracas's `init` is
-    init = max(-20, min(40, _int(block.get("InitiativeModifier", 0), "InitiativeModifier")))
-    speed = 30
-    speeds = block.get("Speed") or []
-    if speeds and isinstance(speeds, list) and _FIRST_INT.search(str(speeds[0])):
-        speed = min(500, max(0, _int(speeds[0], "Speed")))
+                saves[key] = _stat(s.get("Modifier", 0), f"{key.title()} save", key, Saves)
+    return saves
+
+
+def _attacks(block: dict[str, Any], skipped: list[str]) -> list[D20Attack]:
+    """The attacks in the Actions; what cannot be one (or is one elsewhere) is said in `skipped`."""
     attacks = []
     for section in ("Actions", "BonusActions", "Reactions", "LegendaryActions"):
         for a in block.get(section) or []:
@@ -269,6 +278,32 @@ def convert_block(block: dict[str, Any]) -> tuple[D20Statblock, str]:
                 attacks.append(attack)
                 if reach_unread(str(a.get("Content", ""))):
                     skipped.append(f"{aname}'s reach (unreadable: 5 ft taken)")
+    return attacks
+
+
+def convert_block(block: dict[str, Any]) -> tuple[D20Statblock, str]:
+    """One StatBlock as a d20 statblock and its report line (RuleError when it cannot be one, and
+    when a number is out of the ruleset's bounds: refused, never clamped)."""
+    took: list[str] = []
+    skipped: list[str] = []
+    name = block.get("Name")
+    if not isinstance(name, str) or not name.strip():
+        raise RuleError("it has no Name")
+    hp = block.get("HP") or {}
+    ac = block.get("AC") or {}
+    hp_value = _stat(hp.get("Value", 0), "HP", "hp")
+    m = _HIT_DICE.search(str(hp.get("Notes", "")))
+    hp_dice = _dice(m.group()) if m else ""
+    abilities = _abilities(block)
+    saves = _saves(block)
+    # Improved Initiative rolls d20 + the Dexterity modifier + InitiativeModifier (client/Combatant/
+    # Combatant.ts, InitiativeBonus): the field is what comes on top of Dexterity, as Fracas's `init` is
+    init = _stat(block.get("InitiativeModifier", 0), "InitiativeModifier", "init")
+    speed = 30
+    speeds = block.get("Speed") or []
+    if speeds and isinstance(speeds, list) and _FIRST_INT.search(str(speeds[0])):
+        speed = _stat(speeds[0], "Speed", "speed")
+    attacks = _attacks(block, skipped)
     traits = [str(t.get("Name", "")) for t in block.get("Traits") or [] if isinstance(t, dict)]
     if traits:
         skipped.append(f"traits {', '.join(traits)} (text only: the engine does not run them)")
@@ -293,7 +328,7 @@ def convert_block(block: dict[str, Any]) -> tuple[D20Statblock, str]:
         side="party" if pc else "enemy",
         hp=hp_value,
         hp_dice=hp_dice,
-        ac=max(0, min(60, _int(ac.get("Value", 10), "AC"))),
+        ac=_stat(ac.get("Value", 10), "AC", "ac"),
         abilities=abilities,
         speed=speed,
         init=init,
@@ -329,7 +364,7 @@ def convert(data: Any) -> ImportResult:
             sb, line = convert_block(block)
         except RuleError as exc:
             raise ImportProblem(f"{entry_name(i, block, 'Name')}: {exc}") from None
-        except (TypeError, AttributeError, KeyError, ValueError, IndexError) as exc:
+        except SHAPE_ERRORS as exc:
             # a field of an unexpected shape (a number where a table belongs): this entry's problem
             raise ImportProblem(
                 f"{entry_name(i, block, 'Name')}: a field has an unexpected shape ({type(exc).__name__})"

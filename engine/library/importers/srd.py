@@ -12,12 +12,19 @@ from typing import Any
 from engine.errors import RuleError
 from engine.library.base import validate
 from engine.library.d20 import ABILITY_KEYS, Abilities, D20Attack, D20Statblock, DamagePart, Saves
-from engine.library.importers.common import ImportProblem, ImportResult, entry_name
-from engine.library.importers.improved_initiative import _RANGE, _REACH, _dice, _int, damage_words, parse_attack
+from engine.library.importers.common import SHAPE_ERRORS, ImportProblem, ImportResult, bounds, entry_name, number
+from engine.library.importers.improved_initiative import _RANGE, _REACH, _dice, damage_words, parse_attack, range_of
 
 FORMAT = "5e SRD API"
 _LONG = ("strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma")
 _SCORES = dict(zip(_LONG, ABILITY_KEYS, strict=True))
+# "5d8", "5d8+5" (possessive, so a long run of digits or spaces is read once)
+_HIT_DICE = re.compile(r"\s*+\d++d\d++(?:\s*+[+-]\s*+\d++)?\s*+")
+
+
+def _stat(v: Any, what: str, field: str, cls: type = D20Statblock) -> int:
+    """A number for `cls`'s field, in the ruleset's bounds for it: one out of them is refused."""
+    return number(v, what, *bounds(cls, field))
 
 
 def _monsters(data: Any) -> list[Any]:
@@ -37,8 +44,8 @@ def recognise(data: Any) -> bool:
 
 def _ac(v: Any) -> int:
     if isinstance(v, list) and v and isinstance(v[0], dict):
-        return _int(v[0].get("value", 10), "armor_class")
-    return _int(v, "armor_class")
+        return _stat(v[0].get("value", 10), "armor_class", "ac")
+    return _stat(v, "armor_class", "ac")
 
 
 def _attack(a: dict[str, Any]) -> tuple[D20Attack | None, str]:
@@ -66,13 +73,12 @@ def _attack(a: dict[str, Any]) -> tuple[D20Attack | None, str]:
         parts = parts[: len(parsed.damage)]
     kind = parsed.kind if parsed else "melee"
     reach = _REACH.search(desc)
-    rng = _RANGE.search(desc)
     attack = D20Attack(
         name=name,
-        bonus=max(-20, min(40, _int(a["attack_bonus"], "attack_bonus"))),
+        bonus=_stat(a["attack_bonus"], f"{name}'s attack_bonus", "bonus", D20Attack),
         kind=kind,
-        reach=int(reach[1]) if reach and kind == "melee" else 5,
-        range=(f"{rng[1]}/{rng[2]}" if rng[2] else rng[1]) if rng else "",
+        reach=_stat(reach[1], f"{name}'s reach", "reach", D20Attack) if reach and kind == "melee" else 5,
+        range=range_of(_RANGE.search(desc), name),
         damage=tuple(parts),
         rider=parsed.rider if parsed else "",
     )
@@ -83,15 +89,15 @@ def convert_monster(m: dict[str, Any]) -> tuple[D20Statblock, str]:
     name = m.get("name")
     if not isinstance(name, str) or not name.strip():
         raise RuleError("it has no name")
-    scores = {k: min(40, max(1, _int(m[f], f))) for f, k in _SCORES.items() if f in m}
+    scores = {k: _stat(m[f], f, k, Abilities) for f, k in _SCORES.items() if f in m}
     saves = {}
     for p in m.get("proficiencies") or []:
         prof = (p or {}).get("proficiency") or {}
         idx = str(prof.get("index", ""))
         if idx.startswith("saving-throw-") and idx[13:] in ABILITY_KEYS:
-            saves[idx[13:]] = max(-20, min(40, _int(p.get("value", 0), "a save")))
+            saves[idx[13:]] = _stat(p.get("value", 0), idx, idx[13:], Saves)
     dice = str(m.get("hit_points_roll") or m.get("hit_dice") or "")
-    dice = _dice(dice) if re.fullmatch(r"\s*\d+d\d+(\s*[+-]\s*\d+)?\s*", dice) else ""
+    dice = _dice(dice) if _HIT_DICE.fullmatch(dice) else ""
     speed = (m.get("speed") or {}).get("walk", "30") if isinstance(m.get("speed"), dict) else "30"
     attacks, skipped = [], []
     for a in m.get("actions") or []:
@@ -121,12 +127,12 @@ def convert_monster(m: dict[str, Any]) -> tuple[D20Statblock, str]:
     sb = D20Statblock(
         name=name.strip()[:80],
         type=str(m.get("type", ""))[:80],
-        hp=max(0, min(9999, _int(m["hit_points"], "hit_points"))),
+        hp=_stat(m["hit_points"], "hit_points", "hp"),
         hp_dice=dice,
-        ac=max(0, min(60, _ac(m["armor_class"]))),
+        ac=_ac(m["armor_class"]),
         abilities=Abilities(**scores),
-        speed=max(0, min(500, _int(speed, "speed"))) if re.search(r"\d", str(speed)) else 30,
-        prof=max(0, min(10, _int(prof, "proficiency_bonus"))),
+        speed=_stat(speed, "speed", "speed") if re.search(r"\d", str(speed)) else 30,
+        prof=_stat(prof, "proficiency_bonus", "prof"),
         # an empty Saves() is written as an empty table unless it is the field's own default
         **({"saves": Saves(**saves)} if saves else {}),
         resist=defenses["resist"].types,
@@ -156,7 +162,7 @@ def convert(data: Any) -> ImportResult:
             sb, line = convert_monster(m)
         except RuleError as exc:
             raise ImportProblem(f"{entry_name(i, m, 'name')}: {exc}") from None
-        except (TypeError, AttributeError, KeyError, ValueError, IndexError) as exc:
+        except SHAPE_ERRORS as exc:
             # a field of an unexpected shape (a number where a table belongs): this entry's problem
             raise ImportProblem(
                 f"{entry_name(i, m, 'name')}: a field has an unexpected shape ({type(exc).__name__})"
