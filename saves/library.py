@@ -26,6 +26,7 @@ import msgspec
 import tomli_w
 
 from engine.commands import AddCombatant, AddCondition, Command, Damage, SpendResource
+from engine.core import apply, new_fight
 from engine.errors import RuleError
 from engine.events import Added
 from engine.history import History
@@ -314,9 +315,6 @@ def _check_joins(rid: str, m: Member) -> None:
     """The commands that bring the PC into a fight where the roster says it stands, applied to an
     empty fight: a level 99999 Exhaustion or an escape code in a condition is refused on reading,
     naming the field, never when the GM adds the party at the table."""
-    from engine import apply, new_fight
-    from engine.events import Added
-
     fight = new_fight(rid, "roster check", 1)
     add = member_commands(rid, m)[0]
     fight, events = apply(fight, add)

@@ -21,6 +21,7 @@ import msgspec
 from msgspec.structs import replace
 
 from engine.commands import AddCombatant, Command
+from engine.core import apply, new_fight
 from engine.dice import Rng, parse, roll
 from engine.errors import RuleError
 from engine.limits import LINE, NAME, STATBLOCK, TEXT, WORD
@@ -223,8 +224,6 @@ def _check_addable(sb: Statblock) -> None:
     out of the ruleset's bounds, a note grown too long with the statblock's lines, a statblock too
     big to carry) is refused here rather than at the table. Copies only add a number to the name,
     which MAX_NAME leaves room for."""
-    from engine.core import apply, new_fight  # engine.core imports the rulesets, which import this
-
     rid = kind_of(sb).ruleset
     fight = _EMPTY.get(rid)
     if fight is None:
