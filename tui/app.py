@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import logging
 import os
+import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -95,6 +96,7 @@ class FracasApp(App[None]):
         self._gc_timer: Timer | None = None
         self._typeahead: list[events.Key] | None = None
         self._typeahead_timer: Timer | None = None
+        self._hold_since = 0.0  # when keys began to be held (expect_dialog)
         self._held_by: Screen | None = None  # the dialog whose enter (or escape) holds the keys after it
         # a tab in a dialog that waits for the keys before it (_move_focus_now): the dialog, the key
         self._pending_tab: tuple[Screen, str, int] | None = None
@@ -279,12 +281,28 @@ class FracasApp(App[None]):
     # that arrive before it is on screen would go to the main screen and be lost: they are held
     # here and handed to the dialog, in order, once it has focus.
 
+    HOLD_LIMIT = 1.0  # held keys go after this long with nothing left to do (seconds)
+    HOLD_MOST = 10.0  # and after this long in any case
+
     def expect_dialog(self) -> None:
         self._typeahead = []
         if self._typeahead_timer is not None:
             self._typeahead_timer.stop()
-        # never hold keys for long, whatever happens to the dialog
-        self._typeahead_timer = self.set_timer(1.0, self.release_typeahead)
+        # never hold keys for long, whatever happens to the dialog; but a second of wall time is no
+        # measure on a busy machine, where opening the dialog alone may take longer
+        self._hold_since = time.monotonic()
+        self._typeahead_timer = self.set_timer(self.HOLD_LIMIT, self._hold_expired)
+
+    async def _hold_expired(self) -> None:
+        """The time limit on held keys: they go now, unless the app and the screen still have
+        messages to handle (the dialog on its way), when the limit is given again, up to HOLD_MOST."""
+        if self._typeahead is None:
+            return
+        busy = not self._message_queue.empty() or bool(_busy(self.screen))
+        if busy and time.monotonic() - self._hold_since < self.HOLD_MOST:
+            self._typeahead_timer = self.set_timer(self.HOLD_LIMIT / 4, self._hold_expired)
+            return
+        await self.release_typeahead()
 
     async def release_typeahead(self) -> None:
         keys, self._typeahead = self._typeahead, None
