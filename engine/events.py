@@ -144,29 +144,6 @@ class ActionUsed(Event, tag="used"):
     left: str = ""
 
 
-class ChannelBegun(Event, tag="channel"):
-    who: str
-    name: str
-    activity: str
-    start: int
-    end: int
-
-
-class ChannelResolved(Event, tag="channel_done"):
-    who: str
-    name: str
-    activity: str
-    phase: int
-
-
-class ChannelInterrupted(Event, tag="channel_broken"):
-    who: str
-    name: str
-    activity: str
-    reason: str
-    lost: str = ""  # the resources spent to begin it ("1 slot3"), gone with it
-
-
 class SaveRolled(Event, tag="save"):
     who: str
     name: str
@@ -256,9 +233,6 @@ EVENT_TYPES: list[type[Event]] = [
     ConditionEnded,
     ResourceChanged,
     ActionUsed,
-    ChannelBegun,
-    ChannelResolved,
-    ChannelInterrupted,
     SaveRolled,
     Rolled,
     Noted,
@@ -333,16 +307,6 @@ def describe(e: Event) -> str:
         case ActionUsed(name=n, what=w, label=label, left=left):
             what = f"{label} ({w})" if label else w
             return f"{n} uses {what}{'; ' + left if left else ''}"
-        case ChannelBegun(name=n, activity=a, start=s, end=end):
-            if end > 9:  # a channel its text lets run on into the next round
-                return f"{n} begins channeling {a} in phase {s}, resolving in phase {end - 9} of the next round"
-            return f"{n} begins channeling {a} in phase {s}, resolving in phase {end}"
-        case ChannelResolved(name=n, activity=a, phase=p):
-            return f"{n}'s channel {a} resolves in phase {p}"
-        case ChannelInterrupted(name=n, activity=a, reason=why, lost=lost):
-            if lost:
-                return f"{n}'s channel {a} is interrupted ({why}); its actions and the {lost} spent on it are lost"
-            return f"{n}'s channel {a} is interrupted ({why}); its actions and resources are lost"
         case SaveRolled(name=n, roll=r, dc=dc, success=ok, label=label):
             vs = f" vs DC {dc}" if dc is not None else ""
             res = "" if ok is None else (": success" if ok else ": failure")

@@ -11,6 +11,7 @@ from rich.text import Text
 from engine import events as E
 from engine.area import sustained_by
 from engine.events import Event, describe
+from engine.rules.ninephase.events import ChannelInterrupted
 from engine.ruleset import Ruleset
 from engine.state import Combatant, Fight, Pool
 from tui.text import clean, literal, span
@@ -278,7 +279,7 @@ _ROLE: dict[type, str] = {
     E.TurnStarted: "current",
     E.Damaged: "bad",
     E.Dropped: "bad",
-    E.ChannelInterrupted: "bad",
+    ChannelInterrupted: "bad",
     E.Healed: "good",
     E.Revived: "good",
     E.TempGained: "good",

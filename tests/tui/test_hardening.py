@@ -11,6 +11,7 @@ import pytest
 import engine.library as L
 from engine import commands as C
 from engine.rules.ninephase import catalog as K
+from engine.rules.ninephase.commands import Activity
 from engine.state import ActivitySpec, Fight, economy_hook
 from saves.session import Session
 from tests.tui.support import app_on, cid, demo_session, dialog_error, main_screen, notifications, of, select, sync
@@ -25,10 +26,10 @@ def twice_channeled() -> Session:
     who = cid(s, "Orc Shaman")
     while s.state.phase < 8:
         s.apply(C.NextTurn())
-    s.apply(C.Activity(who, "Hex", cost=3, earliest=8, channel=True, across_rounds=True))
+    s.apply(Activity(who, "Hex", cost=3, earliest=8, channel=True, across_rounds=True))
     while s.state.phase != 1:
         s.apply(C.NextTurn())
-    s.apply(C.Activity(who, "Hex", cost=2, earliest=1, channel=True))
+    s.apply(Activity(who, "Hex", cost=2, earliest=1, channel=True))
     live = [ch.activity for ch in s.state.get(who).channels if ch.status == ""]
     assert live == ["Hex", "Hex"]
     return s

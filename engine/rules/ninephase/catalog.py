@@ -11,11 +11,11 @@ class features are the GM's to add. See docs/rules/ninephase.md.
 
 import msgspec
 
-from engine import commands as C
 from engine import events as E
 from engine.commands import Command, register_command
 from engine.errors import RuleError
 from engine.events import Event, register_event
+from engine.rules.ninephase.commands import Activity
 from engine.state import ActivitySpec, Fight
 
 PHASES = 9
@@ -187,7 +187,7 @@ def forget(f: Fight, cmd: ForgetActivity, ev: list[E.Event]) -> Fight:
     return msgspec.structs.replace(f, activities=tuple(a for a in catalog(f) if a is not old))
 
 
-def as_spec(cmd: C.Activity) -> ActivitySpec:
+def as_spec(cmd: Activity) -> ActivitySpec:
     """The fields of an ad-hoc `Activity` command as a catalog entry (not stored anywhere)."""
     return ActivitySpec(
         name=cmd.name,

@@ -16,7 +16,9 @@ from engine import events as E
 from engine.errors import RuleError
 from engine.rules.ninephase import catalog as K
 from engine.rules.ninephase.clock import NinePhaseClock
+from engine.rules.ninephase.commands import Activity
 from engine.rules.ninephase.economy import NinePhaseEconomy
+from engine.rules.ninephase.events import ChannelBegun, ChannelInterrupted, ChannelResolved
 from engine.ruleset import (
     ActionInfo,
     EconomyItem,
@@ -123,7 +125,7 @@ class NinePhase(Ruleset):
 
     def handlers(self) -> dict[type[C.Command], Handler]:
         return {
-            C.Activity: self._activity,
+            Activity: self._activity,
             K.DoActivity: self._do_activity,
             K.DefineActivity: lambda f, cmd, ev: K.define(f, cmd, ev),
             K.ForgetActivity: lambda f, cmd, ev: K.forget(f, cmd, ev),
@@ -205,7 +207,7 @@ class NinePhase(Ruleset):
         return self._announce(f, ev)
 
     # --- acting and reacting ------------------------------------------------------------------
-    def _activity(self, f: Fight, cmd: C.Activity, ev: Events) -> Fight:
+    def _activity(self, f: Fight, cmd: Activity, ev: Events) -> Fight:
         return self.perform(f, cmd.who, K.as_spec(cmd), cmd.earliest, ev, self._spend(cmd.resource, cmd.amount))
 
     @staticmethod
@@ -310,7 +312,7 @@ class NinePhase(Ruleset):
         if spend is not None and pool is not None:
             ev.append(E.ResourceChanged(c.id, c.name, pool.key, -spend[1], pool.current))
         if channel:
-            ev.append(E.ChannelBegun(c.id, c.name, name, p, p + spec.cost))
+            ev.append(ChannelBegun(c.id, c.name, name, p, p + spec.cost))
             if spec.cost == 0:
                 # a channel resolves after as many phases as it costs: a 0-cost one in this phase
                 f = self._announce(f, ev, only=c.id)
@@ -324,7 +326,7 @@ class NinePhase(Ruleset):
                 continue
             for ch in c.channels:
                 if ch.status == "" and ch.end == f.phase:
-                    ev.append(E.ChannelResolved(c.id, c.name, ch.activity, f.phase))
+                    ev.append(ChannelResolved(c.id, c.name, ch.activity, f.phase))
                     if self.out(f, c) or c.down:
                         ev.append(E.Info(
                             f"{c.name} is down: {ch.activity} still completes, but its target must "
@@ -356,7 +358,7 @@ class NinePhase(Ruleset):
         if len(why) > 200:
             raise RuleError("Keep the reason to one short line (200 characters).")
         ch = pick[0]
-        ev.append(E.ChannelInterrupted(c.id, c.name, ch.activity, why, _lost(ch)))
+        ev.append(ChannelInterrupted(c.id, c.name, ch.activity, why, _lost(ch)))
         stopped = replace(ch, status="interrupted", at=f.phase)
         return put(f, replace(c, channels=tuple(stopped if x is ch else x for x in c.channels)))
 
@@ -370,7 +372,7 @@ class NinePhase(Ruleset):
         if not broken:
             return f
         for ch in broken:
-            ev.append(E.ChannelInterrupted(c.id, c.name, ch.activity, why, _lost(ch)))
+            ev.append(ChannelInterrupted(c.id, c.name, ch.activity, why, _lost(ch)))
         chans = tuple(
             replace(ch, status="interrupted", at=p) if ch in broken else ch for ch in c.channels
         )
