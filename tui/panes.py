@@ -168,7 +168,7 @@ def sheet_text(f: Fight, rs: Ruleset, c: Combatant | None, st: Styles = PLAIN) -
         status = getattr(ch, "status", "")
         t.append("\nChannel " if status else "\nChanneling ", style=st["channel"])
         t.append_text(literal(ch.activity))
-        t.append(f": began phase {phase_word(ch.start)}, resolves phase {phase_word(ch.end)}")
+        t.append(f": began phase {phase_word(ch.start, rs.phases)}, resolves phase {phase_word(ch.end, rs.phases)}")
         if status:
             t.append(f" ({status} in phase {getattr(ch, 'at', '?')})", style=st["dim"])
         elif ch.uninterruptible:

@@ -15,7 +15,7 @@ from engine import commands as C
 from engine import events as E
 from engine.errors import RuleError
 from engine.rules.ninephase import catalog as K
-from engine.rules.ninephase.clock import NinePhaseClock
+from engine.rules.ninephase.clock import PHASES, NinePhaseClock
 from engine.rules.ninephase.commands import Activity
 from engine.rules.ninephase.economy import NinePhaseEconomy
 from engine.rules.ninephase.events import ChannelBegun, ChannelInterrupted, ChannelResolved
@@ -36,7 +36,6 @@ from engine.ruleset import (
 from engine.state import ActivitySpec, Channel, Combatant, Fight, PhaseUse, Pool, put, set_pool
 
 ACTIONS = 3
-PHASES = 9
 HEALTH = ("hp", "grit")
 
 CONDITIONS: dict[str, str] = {}
@@ -94,6 +93,7 @@ class NinePhase(Ruleset):
     id = "ninephase"
     economy_type = NinePhaseEconomy
     clock_type = NinePhaseClock
+    phases = PHASES
     title = "Nine-phase"
     summary = "Nine phases a round; 3 actions and 1 reaction a round; Master Actions; channels."
     stats = (
@@ -224,9 +224,9 @@ class NinePhase(Ruleset):
             raise RuleError(f"There is no activity called {cmd.name.strip() or '(blank)'} in the catalog.")
         if spec.weapon:
             if cmd.speed is None:
-                raise RuleError(f"{spec.name} starts at the weapon's Speed Factor: give it (1-9).")
+                raise RuleError(f"{spec.name} starts at the weapon's Speed Factor: give it (1-{PHASES}).")
             if not 1 <= cmd.speed <= PHASES:
-                raise RuleError(f"A Speed Factor is a phase from 1 to 9, not {cmd.speed}.")
+                raise RuleError(f"A Speed Factor is a phase from 1 to {PHASES}, not {cmd.speed}.")
             earliest: int | None = cmd.speed
         else:
             if cmd.speed is not None:
@@ -343,7 +343,7 @@ class NinePhase(Ruleset):
         pick = [ch for ch in live if not want or ch.activity.lower() == want]
         if cmd.start is not None:
             # a channel carried from last round keeps its start counted back from this round's phase 1
-            pick = [ch for ch in pick if cmd.start in (ch.start, ch.start + 9)]
+            pick = [ch for ch in pick if cmd.start in (ch.start, ch.start + PHASES)]
         if not pick:
             what = f" called {cmd.activity.strip()}" if want else ""
             begun = f" begun in phase {cmd.start}" if cmd.start is not None else ""
