@@ -118,22 +118,31 @@ class EffectRolled(E.Event, tag="effect_roll"):
 
 
 def deal_damage(
-    rs: "Ruleset", f: Fight, cid: str, rolled: int, typ: str, r: DiceRoll | None, ev: list, detail: str = ""
+    rs: "Ruleset",
+    f: Fight,
+    cid: str,
+    rolled: int,
+    typ: str,
+    r: DiceRoll | None,
+    ev: list,
+    detail: str = "",
+    cmd: C.Damage | None = None,
 ) -> Fight:
-    """Damage that a rule has already rolled: the ruleset's resistances, temporary health first,
-    dropping at 0, and the ruleset's after-damage hook, exactly as the generic Damage command does."""
+    """How damage lands, for the generic Damage command (`cmd`, its pool and source) and for every rule
+    that has rolled its own: the ruleset's resistances, temporary health first, dropping at 0, and the
+    ruleset's after-damage hook (which sees `cmd`, or a Damage of the amount rolled when a rule dealt it)."""
+    if cmd is None:
+        cmd = C.Damage(who=cid, amount=rolled, type=typ)
     c = f.get(cid)
     amount, note = rs.modify_damage(c, rolled, typ)
-    new, notes = take_damage(rs, c, amount)
+    new, notes = take_damage(rs, c, amount, cmd.pool)
     detail = ", ".join(x for x in (detail, note, notes) if x)
     f = put(f, new)
     ev.append(E.Damaged(c.id, c.name, amount, rolled, typ, detail, r, new.hp))
     if new.down and not c.down:
         f = put(f, replace(new, dropped=(f.round, f.phase)))
         ev.append(E.Dropped(c.id, c.name, rs.dropped_state(f, new)))
-    return rs.damage_taken(
-        f, f.get(c.id), amount, C.Damage(who=c.id, amount=rolled, type=typ), ev
-    )
+    return rs.damage_taken(f, f.get(c.id), amount, cmd, ev)
 
 
 def d20_at_least(need: int, mode: str = "normal") -> Fraction:
