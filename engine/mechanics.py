@@ -3,7 +3,7 @@ damage taken along the health tracks.
 
 Sits below engine.core and the rulesets (it imports neither), so any of them can use it.
 
-Rolls the d20 and Cosmere rules make are each open to the table's own dice (issue 7).
+Every roll a rule makes is open to the table's own dice: a table that rolls at the table enters them.
 
 Every roll a rule makes goes through `roll_or_given`: with nothing given the fight's random state rolls
 (and moves on); with `dice` the table's dice are used, validated against the expression, recorded in
@@ -19,7 +19,7 @@ and what); `engine.core.rolls_due` tells the app, by a dry run, which rolls a co
 
 from collections.abc import Callable, Iterable
 from fractions import Fraction
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from msgspec.structs import replace
 
@@ -31,10 +31,6 @@ from engine.state import Combatant, Fight, Pool, put, set_pool
 
 if TYPE_CHECKING:
     from engine.ruleset import Ruleset  # typing only: the ruleset base sits above this module
-
-Mode = Literal["normal", "advantage", "disadvantage"]
-MODES: tuple[str, ...] = ("normal", "advantage", "disadvantage")
-
 
 def given_total(expr: Expression, total: int, what: str) -> DiceRoll:
     """A roll of which the table gave only the total: checked against what the dice can make."""
@@ -157,14 +153,6 @@ def d20_at_least(need: int, mode: str = "normal") -> Fraction:
     return p
 
 
-def check_mode(mode: str, allow_empty: bool = True) -> str:
-    if mode == "" and allow_empty:
-        return mode
-    if mode not in MODES:
-        raise RuleError(f"Roll with normal, advantage or disadvantage, not '{mode}'.")
-    return mode
-
-
 def sources(names: tuple[str, ...], what: str) -> tuple[str, ...]:
     """GM-named advantage / disadvantage sources: short single lines, kept as typed."""
     out = []
@@ -236,7 +224,7 @@ def take_damage(rs: "Ruleset", c: Combatant, amount: int, pool: str = "") -> tup
     return replace(c, health=health), ", ".join(parts)
 
 
-# --- several targets at once, and what concentration keeps up (issue 14, items 7 and 8) ----------
+# --- several targets at once, and what concentration keeps up --------------------------------------
 
 
 class AreaSave(NamedTuple):

@@ -240,7 +240,8 @@ def _v1_fight(f: Any, ctx: dict[str, Any]) -> None:
 
 
 def _v1_to_v2(kind: int, record: Any, ctx: dict[str, Any]) -> tuple[int, Any]:
-    """Format 1 -> 2: each ruleset's economy and clock are its own tagged structs (issue 12)."""
+    """Format 1 -> 2: each ruleset's economy and clock are its own tagged structs (so a ruleset's
+    fields live in its own package and a new ruleset adds its own without a format change)."""
     if not isinstance(record, dict):
         return kind, record
     if kind == HEADER:

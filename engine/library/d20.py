@@ -21,13 +21,13 @@ from engine.library.base import (
     signed,
 )
 from engine.limits import LINE
-from engine.rules.d20 import combat as X
+from engine.rules.d20 import combat
 from engine.state import Combatant
 from engine.text import check_line
 
 Score = Annotated[int, msgspec.Meta(ge=1, le=40)]
 Bonus = Annotated[int, msgspec.Meta(ge=-20, le=40)]
-ABILITY_KEYS = tuple(X.ABILITIES)  # str dex con int wis cha
+ABILITY_KEYS = tuple(combat.ABILITIES)  # str dex con int wis cha
 
 
 class Abilities(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_fields=True):
@@ -142,7 +142,7 @@ class D20Kind(StatblockKind):
         return tuple(sb.attacks)
 
     def attack_command(self, sb: Any) -> type[Command]:
-        return X.D20Attack
+        return combat.D20Attack
 
     def attack_fields(self, sb: Any, attack: Any) -> dict[str, Any]:
         """bonus, damage (dice of the first part, and of later parts of the same or no type), type,
@@ -176,7 +176,7 @@ class D20Kind(StatblockKind):
         """The attack's damage parts of another type than the first (a bite's 1d4 fire), each its own
         Damage, when the attack hit (dice doubled on a critical)."""
         extra = self.attack_fields(sb, find_attack(sb, attack)).get("extra", ())
-        rolled = next((e for e in events if isinstance(e, X.AttackRolled)), None)
+        rolled = next((e for e in events if isinstance(e, combat.AttackRolled)), None)
         if not extra or rolled is None or rolled.outcome == "miss":
             return []
         crit = rolled.outcome == "critical"

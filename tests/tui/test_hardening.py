@@ -12,7 +12,7 @@ import engine.library as L
 from engine import commands as C
 from engine.rules.ninephase import catalog as K
 from engine.rules.ninephase.commands import Activity
-from engine.state import ActivitySpec, Fight, economy_hook
+from engine.state import ActivitySpec, Fight, state_hook
 from saves.session import Session
 from tests.tui.support import app_on, cid, demo_session, dialog_error, main_screen, notifications, of, select, sync
 from tui.dialogs import NoteDialog, RemoveConditionDialog
@@ -105,7 +105,7 @@ def renamed(f: Fight, old: str, new: str) -> Fight:
     """The fight with combatant id `old` changed to `new` everywhere it is referred to, as a file
     written by something else could have it (bypassing the engine, which makes ids like c1)."""
     raw = msgspec.json.encode(f).replace(msgspec.json.encode(old), msgspec.json.encode(new))
-    return msgspec.json.decode(raw, type=Fight, dec_hook=economy_hook)
+    return msgspec.json.decode(raw, type=Fight, dec_hook=state_hook)
 
 
 async def back_to_main(pilot) -> None:  # type: ignore[no-untyped-def]

@@ -10,7 +10,7 @@ from engine import commands as C
 from engine import new_fight
 from engine.rules.cosmere.commands import StartTurn
 from engine.rules.warhammer.commands import Fortune
-from engine.state import Fight, economy_hook
+from engine.state import Fight, state_hook
 from saves.session import Session
 from tests.tui.support import app_on, demo_session, main_screen, notifications, pane_text, select, sync
 from tui.text import clean, literal
@@ -53,7 +53,7 @@ async def test_names_and_notes_render_literally_everywhere(tmp_path: Path) -> No
     raw = raw.replace(b'"Placeholder"', msgspec.json.encode(ESCAPE)).replace(
         msgspec.json.encode(PLAIN_NOTE), msgspec.json.encode(NOTE)
     )
-    hostile = msgspec.json.decode(raw, type=Fight, dec_hook=economy_hook)
+    hostile = msgspec.json.decode(raw, type=Fight, dec_hook=state_hook)
     s = Session.memory(hostile)
     app = app_on(s, tmp_path)
     async with app.run_test(size=(160, 48)) as pilot:
