@@ -1,4 +1,5 @@
-"""Commands that act on several combatants at once, each one undo step (issue 14, items 7 and 8).
+"""Commands that act on several combatants at once, each one undo step, so one undo takes back a
+fireball whatever it hit.
 
 - `area`: one roll of damage (or healing) for several targets, each target's share going through its
   ruleset's own Damage (or Heal) command: resistances, temporary health, concentration saves due,

@@ -4,7 +4,7 @@ Fields that roll dice take an optional `given`: the dice the table rolled, per d
 is set the app does not roll; the event records the numbers as entered.
 """
 
-from typing import Literal, Union
+from typing import Union
 
 import msgspec
 
@@ -121,26 +121,7 @@ class NextTurn(Command, tag="next"):
     rolls: tuple[GivenRoll, ...] = ()  # the table's dice for start-of-turn effects it triggers
 
 
-class StartTurn(Command, tag="take_turn"):
-    """Cosmere: this combatant takes its turn now, optionally choosing fast or slow in the moment."""
 
-    who: str
-    speed: Literal["", "fast", "slow"] = ""
-    rolls: tuple[GivenRoll, ...] = ()  # the table's dice for start-of-turn effects it triggers
-
-
-class ChooseSpeed(Command, tag="speed"):
-    """Cosmere: choose a fast or slow turn for this round (before the combatant acts)."""
-
-    who: str
-    speed: Literal["", "fast", "slow"]
-
-
-class Fortune(Command, tag="fortune"):
-    """Warhammer: spend a Fortune point at the start of a round to act at `position` this round."""
-
-    who: str
-    position: int
 
 
 class Damage(Command, tag="damage"):
@@ -209,7 +190,7 @@ class UseAction(Command, tag="use"):
     d20: what = action | bonus | move | reaction | gambit (name: Attack, Dash, Dodge, ...).
     cosmere: what = action (cost 1-3) | free | reaction (name: Strike, Move, Reactive Strike, ...).
     warhammer: what = action | parry | dodge | defensive.
-    nine-phase uses `Activity` instead.
+    nine-phase has its own command for acting in a phase.
     """
 
     who: str
@@ -218,26 +199,6 @@ class UseAction(Command, tag="use"):
     cost: int = 1
     target: str = ""  # whom an attack is aimed at (warhammer: being attacked ends Surprised)
 
-
-class Activity(Command, tag="activity"):
-    """Nine-phase: act (or react) in the current phase with an activity.
-
-    earliest: the earliest phase (None = any phase); a weapon's Speed Factor goes here too.
-    """
-
-    who: str
-    name: str
-    cost: int | None = None  # None: 1 to act, 0 to react (a reaction spends no action unless it says)
-    earliest: int | None = None
-    lock: bool = False
-    master: bool = False
-    reaction: bool = False
-    channel: bool = False
-    uninterruptible: bool = False
-    repeatable: bool = False  # the activity says it may be attempted more than once a round
-    resource: str = ""  # a resource spent to begin it (a spell slot, ki), with its actions
-    amount: int = 1
-    across_rounds: bool = False  # a channel its text lets finish in the next round
 
 
 class SavingThrow(Command, tag="save"):
@@ -279,9 +240,6 @@ _BUILTIN: tuple[type[Command], ...] = (
     SetInitiative,
     Reorder,
     NextTurn,
-    StartTurn,
-    ChooseSpeed,
-    Fortune,
     Damage,
     Heal,
     TempHealth,
@@ -290,7 +248,6 @@ _BUILTIN: tuple[type[Command], ...] = (
     SpendResource,
     RestoreResource,
     UseAction,
-    Activity,
     SavingThrow,
     Roll,
     Note,

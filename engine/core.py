@@ -17,7 +17,7 @@ from engine import events as E
 from engine.dice import Rng, parse, roll
 from engine.errors import RuleError
 from engine.limits import check_command
-from engine.mechanics import EffectRolled, amount_or_roll, take_damage
+from engine.mechanics import EffectRolled, amount_or_roll, deal_damage
 from engine.ruleset import Events, Handler, Ruleset, get_ruleset, remove_condition
 from engine.state import Combatant, Condition, Duration, Fight, Pool, put, set_pool
 from engine.text import check_line, check_multiline, normal_name
@@ -299,21 +299,10 @@ def _next(rs: Ruleset, f: Fight, cmd: C.NextTurn, ev: Events) -> Fight:
 
 
 def _damage(rs: Ruleset, f: Fight, cmd: C.Damage, ev: Events) -> Fight:
-    c = f.get(cmd.who)
+    f.get(cmd.who)  # an unknown combatant is refused before any dice are rolled
     rolled, r, f = amount_or_roll(f, cmd.amount, cmd.dice, cmd.given, "damage")
     # the type needs no check of its own: apply's limits (engine/limits.py) hold it to one short line
-    amount, detail = rs.modify_damage(c, rolled, cmd.type)
-    new, notes = take_damage(rs, c, amount, cmd.pool)
-    if notes:
-        detail = ", ".join(x for x in (detail, notes) if x)
-    f = put(f, new)
-    ev.append(E.Damaged(c.id, c.name, amount, rolled, cmd.type, detail, r, new.hp))
-    if new.down and not c.down:
-        dropped = replace(new, dropped=(f.round, f.phase))
-        f = put(f, dropped)
-        ev.append(E.Dropped(c.id, c.name, rs.dropped_state(f, new)))
-        new = dropped
-    return rs.damage_taken(f, new, amount, cmd, ev)
+    return deal_damage(rs, f, cmd.who, rolled, cmd.type, r, ev, cmd=cmd)
 
 
 def _heal(rs: Ruleset, f: Fight, cmd: C.Heal, ev: Events) -> Fight:

@@ -146,6 +146,18 @@ def parse(text: str) -> Expression:
     cached = _PARSE_CACHE.get(text)
     if cached is not None:
         return cached
+    body, mode = _body(text)
+    terms, constant = _terms(text, body)
+    if mode:
+        _advantage(text, terms, mode)
+    expr = Expression(text.strip(), tuple(terms), constant)
+    if len(_PARSE_CACHE) < 4096:
+        _PARSE_CACHE[text] = expr
+    return expr
+
+
+def _body(text: str) -> tuple[str, int]:
+    """The expression without spaces, and its trailing advantage (1) or disadvantage (-1) word."""
     raw = text.strip().lower()
     if not raw:
         raise RuleError("Empty dice expression.")
@@ -165,6 +177,11 @@ def parse(text: str) -> Expression:
     body = raw.replace(" ", "")
     if not body:
         raise RuleError(f"'{text}' has no dice or numbers.")
+    return body, mode
+
+
+def _terms(text: str, body: str) -> tuple[list[Term], int]:
+    """The dice terms of `body` and the sum of its numbers, within the limits."""
     terms: list[Term] = []
     constant = 0
     pos = 0
@@ -174,20 +191,7 @@ def parse(text: str) -> Expression:
             raise RuleError(f"Cannot read the dice expression '{text}' at '{body[pos:]}'.")
         pos = m.end()
         if m.group(3) is not None:
-            sign = -1 if m.group(1) == "-" else 1
-            count = int(m.group(2)) if m.group(2) else 1
-            sides = 100 if m.group(3) == "%" else int(m.group(3))
-            if count < 1 or count > MAX_DICE:
-                raise RuleError(f"'{text}': roll between 1 and {MAX_DICE} dice.")
-            if sides < 2 or sides > MAX_SIDES:
-                raise RuleError(f"'{text}': dice need between 2 and {MAX_SIDES} sides.")
-            keep = 0
-            if m.group(4):
-                k = int(m.group(5))
-                if k < 1 or k > count:
-                    raise RuleError(f"'{text}': can keep between 1 and {count} of {count} dice.")
-                keep = k if m.group(4) == "kh" else -k
-            terms.append(Term(count, sides, sign, keep))
+            terms.append(_dice_term(text, m))
         else:
             value = int(m.group(7))
             if value > 1_000_000:
@@ -197,17 +201,34 @@ def parse(text: str) -> Expression:
             raise RuleError(f"'{text}' has too many terms.")
         if sum(t.count for t in terms) > MAX_DICE:
             raise RuleError(f"'{text}': roll at most {MAX_DICE} dice in one expression.")
-    if mode:
-        for i, t in enumerate(terms):
-            if t.sides == 20 and t.count == 1 and not t.keep:
-                terms[i] = Term(2, 20, t.sign, mode)
-                break
-        else:
-            raise RuleError(f"'{text}': advantage and disadvantage need a d20 in the expression.")
-    expr = Expression(text.strip(), tuple(terms), constant)
-    if len(_PARSE_CACHE) < 4096:
-        _PARSE_CACHE[text] = expr
-    return expr
+    return terms, constant
+
+
+def _dice_term(text: str, m: re.Match[str]) -> Term:
+    """One dice term ("-2d6", "4d6kh3", "d%") of `text`, read from its token's match."""
+    sign = -1 if m.group(1) == "-" else 1
+    count = int(m.group(2)) if m.group(2) else 1
+    sides = 100 if m.group(3) == "%" else int(m.group(3))
+    if count < 1 or count > MAX_DICE:
+        raise RuleError(f"'{text}': roll between 1 and {MAX_DICE} dice.")
+    if sides < 2 or sides > MAX_SIDES:
+        raise RuleError(f"'{text}': dice need between 2 and {MAX_SIDES} sides.")
+    keep = 0
+    if m.group(4):
+        k = int(m.group(5))
+        if k < 1 or k > count:
+            raise RuleError(f"'{text}': can keep between 1 and {count} of {count} dice.")
+        keep = k if m.group(4) == "kh" else -k
+    return Term(count, sides, sign, keep)
+
+
+def _advantage(text: str, terms: list[Term], mode: int) -> None:
+    """Advantage (mode 1) or disadvantage (-1): the first plain d20 becomes two, one kept."""
+    for i, t in enumerate(terms):
+        if t.sides == 20 and t.count == 1 and not t.keep:
+            terms[i] = Term(2, 20, t.sign, mode)
+            return
+    raise RuleError(f"'{text}': advantage and disadvantage need a d20 in the expression.")
 
 
 def roll(

@@ -1,7 +1,8 @@
 """Events: what a command did. One tagged union; dice results travel inside them.
 
 Events carry names as they were at the time, so the log reads right even after a rename.
-`describe` turns any event into one line for the log, exports and undo messages.
+`describe` turns any event into one line for the log, exports and undo messages: each event
+writes its own line.
 """
 
 from typing import Union
@@ -12,17 +13,29 @@ from engine.dice import DiceRoll
 
 
 class Event(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag_field="event"):
-    pass
+    def describe(self) -> str:
+        """One line of plain text for the log. Each built-in event writes its own; a ruleset's event
+        writes its line in `text()` (the name the rulesets use), and one with neither shows its class."""
+        text = getattr(self, "text", None)
+        if callable(text):
+            return str(text())
+        return type(self).__name__
 
 
 class Added(Event, tag="added"):
     who: str
     name: str
 
+    def describe(self) -> str:
+        return f"{self.name} joins the fight"
+
 
 class Removed(Event, tag="removed"):
     who: str
     name: str
+
+    def describe(self) -> str:
+        return f"{self.name} leaves the fight"
 
 
 class Edited(Event, tag="edited"):
@@ -30,9 +43,15 @@ class Edited(Event, tag="edited"):
     name: str
     what: str
 
+    def describe(self) -> str:
+        return f"{self.name}: {self.what}"
+
 
 class FightStarted(Event, tag="started"):
     name: str
+
+    def describe(self) -> str:
+        return f"The fight begins: {self.name}"
 
 
 class InitiativeRolled(Event, tag="initiative"):
@@ -42,13 +61,23 @@ class InitiativeRolled(Event, tag="initiative"):
     roll: DiceRoll | None = None
     detail: str = ""
 
+    def describe(self) -> str:
+        rolled = f" ({self.roll.text()})" if self.roll else ""
+        return f"{self.name} initiative {self.value}{rolled}{' ' + self.detail if self.detail else ''}"
+
 
 class OrderSet(Event, tag="order"):
     names: tuple[str, ...]
 
+    def describe(self) -> str:
+        return "Order: " + ", ".join(self.names)
+
 
 class RoundStarted(Event, tag="round"):
     round: int
+
+    def describe(self) -> str:
+        return f"Round {self.round}"
 
 
 class PhaseStarted(Event, tag="phase"):
@@ -56,11 +85,17 @@ class PhaseStarted(Event, tag="phase"):
     phase: int
     label: str
 
+    def describe(self) -> str:
+        return self.label
+
 
 class TurnStarted(Event, tag="turn"):
     who: str
     name: str
     detail: str = ""
+
+    def describe(self) -> str:
+        return f"{self.name}'s turn{': ' + self.detail if self.detail else ''}"
 
 
 class TurnEnded(Event, tag="turn_end"):
@@ -68,11 +103,17 @@ class TurnEnded(Event, tag="turn_end"):
     name: str
     lost: str = ""
 
+    def describe(self) -> str:
+        return f"{self.name} ends the turn{' (' + self.lost + ' lost)' if self.lost else ''}"
+
 
 class TurnSkipped(Event, tag="skipped"):
     who: str
     name: str
     reason: str
+
+    def describe(self) -> str:
+        return f"{self.name} loses the turn: {self.reason}"
 
 
 class Damaged(Event, tag="damaged"):
@@ -85,6 +126,12 @@ class Damaged(Event, tag="damaged"):
     roll: DiceRoll | None = None
     left: int = 0
 
+    def describe(self) -> str:
+        rolled = f" [{self.roll.text()}]" if self.roll else ""
+        typ = f" {self.type}" if self.type else ""
+        more = f" ({self.detail})" if self.detail else ""
+        return f"{self.name} takes {self.amount}{typ} damage{more}{rolled}, {self.left} left"
+
 
 class Healed(Event, tag="healed"):
     who: str
@@ -94,6 +141,12 @@ class Healed(Event, tag="healed"):
     left: int = 0
     pool: str = ""  # the track healed when it is not the first one (nine-phase grit): `left` is its value
 
+    def describe(self) -> str:
+        rolled = f" [{self.roll.text()}]" if self.roll else ""
+        if self.pool:
+            return f"{self.name} heals {self.amount} {self.pool}{rolled}, {self.left} now"
+        return f"{self.name} heals {self.amount}{rolled}, {self.left} now"
+
 
 class TempGained(Event, tag="temp"):
     who: str
@@ -101,16 +154,26 @@ class TempGained(Event, tag="temp"):
     amount: int
     roll: DiceRoll | None = None
 
+    def describe(self) -> str:
+        rolled = f" [{self.roll.text()}]" if self.roll else ""
+        return f"{self.name} has {self.amount} temporary health{rolled}"
+
 
 class Dropped(Event, tag="dropped"):
     who: str
     name: str
     state: str  # "down", "Death's Door", "drops", "collapses"
 
+    def describe(self) -> str:
+        return f"{self.name} {self.state}"
+
 
 class Revived(Event, tag="revived"):
     who: str
     name: str
+
+    def describe(self) -> str:
+        return f"{self.name} is back up"
 
 
 class ConditionAdded(Event, tag="condition"):
@@ -120,12 +183,18 @@ class ConditionAdded(Event, tag="condition"):
     detail: str = ""
     verb: str = ""  # how the log says it: "is" unless given (an injury typed in "suffers" it)
 
+    def describe(self) -> str:
+        return f"{self.name} {self.verb or 'is'} {self.condition}{' (' + self.detail + ')' if self.detail else ''}"
+
 
 class ConditionEnded(Event, tag="condition_end"):
     who: str
     name: str
     condition: str
     reason: str = "removed"  # "removed", "expired", "after its first turn", ...
+
+    def describe(self) -> str:
+        return f"{self.name} is no longer {self.condition} ({self.reason})"
 
 
 class ResourceChanged(Event, tag="resource"):
@@ -135,6 +204,10 @@ class ResourceChanged(Event, tag="resource"):
     delta: int
     now: int
 
+    def describe(self) -> str:
+        verb = "spends" if self.delta < 0 else "regains"
+        return f"{self.name} {verb} {abs(self.delta)} {self.key} ({self.now} left)"
+
 
 class ActionUsed(Event, tag="used"):
     who: str
@@ -143,28 +216,9 @@ class ActionUsed(Event, tag="used"):
     label: str = ""
     left: str = ""
 
-
-class ChannelBegun(Event, tag="channel"):
-    who: str
-    name: str
-    activity: str
-    start: int
-    end: int
-
-
-class ChannelResolved(Event, tag="channel_done"):
-    who: str
-    name: str
-    activity: str
-    phase: int
-
-
-class ChannelInterrupted(Event, tag="channel_broken"):
-    who: str
-    name: str
-    activity: str
-    reason: str
-    lost: str = ""  # the resources spent to begin it ("1 slot3"), gone with it
+    def describe(self) -> str:
+        what = f"{self.label} ({self.what})" if self.label else self.what
+        return f"{self.name} uses {what}{'; ' + self.left if self.left else ''}"
 
 
 class SaveRolled(Event, tag="save"):
@@ -175,6 +229,11 @@ class SaveRolled(Event, tag="save"):
     success: bool | None = None
     label: str = ""
 
+    def describe(self) -> str:
+        vs = f" vs DC {self.dc}" if self.dc is not None else ""
+        res = "" if self.success is None else (": success" if self.success else ": failure")
+        return f"{self.name} {self.label or 'saving throw'}{vs}: {self.roll.text()}{res}"
+
 
 class Rolled(Event, tag="rolled"):
     roll: DiceRoll
@@ -182,20 +241,33 @@ class Rolled(Event, tag="rolled"):
     name: str = ""
     label: str = ""
 
+    def describe(self) -> str:
+        who = f"{self.name} " if self.name else ""
+        return f"{who}{self.label + ': ' if self.label else 'rolls '}{self.roll.text()}"
+
 
 class Noted(Event, tag="note"):
     text: str
     who: str = ""
     name: str = ""
 
+    def describe(self) -> str:
+        return f"{self.name + ': ' if self.name else ''}{self.text}"
+
 
 class SettingChanged(Event, tag="setting"):
     key: str
     value: str
 
+    def describe(self) -> str:
+        return f"Setting {self.key} = {self.value}"
+
 
 class FightEnded(Event, tag="ended"):
     round: int
+
+    def describe(self) -> str:
+        return f"The fight ends in round {self.round}"
 
 
 class Info(Event, tag="info"):
@@ -203,6 +275,9 @@ class Info(Event, tag="info"):
 
     text: str
     who: str = ""
+
+    def describe(self) -> str:
+        return self.text
 
 
 class AreaRolled(Event, tag="area"):
@@ -256,9 +331,6 @@ EVENT_TYPES: list[type[Event]] = [
     ConditionEnded,
     ResourceChanged,
     ActionUsed,
-    ChannelBegun,
-    ChannelResolved,
-    ChannelInterrupted,
     SaveRolled,
     Rolled,
     Noted,
@@ -282,83 +354,4 @@ def event_union() -> object:
 
 def describe(e: Event) -> str:
     """One line of plain text for the log. Names are the user's text: render it literally."""
-    match e:
-        case Added(name=n):
-            return f"{n} joins the fight"
-        case Removed(name=n):
-            return f"{n} leaves the fight"
-        case Edited(name=n, what=w):
-            return f"{n}: {w}"
-        case FightStarted(name=n):
-            return f"The fight begins: {n}"
-        case InitiativeRolled(name=n, value=v, roll=r, detail=d):
-            rolled = f" ({r.text()})" if r else ""
-            return f"{n} initiative {v}{rolled}{' ' + d if d else ''}"
-        case OrderSet(names=ns):
-            return "Order: " + ", ".join(ns)
-        case RoundStarted(round=r):
-            return f"Round {r}"
-        case PhaseStarted(label=label):
-            return label
-        case TurnStarted(name=n, detail=d):
-            return f"{n}'s turn{': ' + d if d else ''}"
-        case TurnEnded(name=n, lost=lost):
-            return f"{n} ends the turn{' (' + lost + ' lost)' if lost else ''}"
-        case TurnSkipped(name=n, reason=why):
-            return f"{n} loses the turn: {why}"
-        case Damaged(name=n, amount=a, type=t, detail=d, roll=r, left=left):
-            rolled = f" [{r.text()}]" if r else ""
-            typ = f" {t}" if t else ""
-            more = f" ({d})" if d else ""
-            return f"{n} takes {a}{typ} damage{more}{rolled}, {left} left"
-        case Healed(name=n, amount=a, roll=r, left=left, pool=pool):
-            rolled = f" [{r.text()}]" if r else ""
-            if pool:
-                return f"{n} heals {a} {pool}{rolled}, {left} now"
-            return f"{n} heals {a}{rolled}, {left} now"
-        case TempGained(name=n, amount=a, roll=r):
-            rolled = f" [{r.text()}]" if r else ""
-            return f"{n} has {a} temporary health{rolled}"
-        case Dropped(name=n, state=s):
-            return f"{n} {s}"
-        case Revived(name=n):
-            return f"{n} is back up"
-        case ConditionAdded(name=n, condition=c, detail=d, verb=verb):
-            return f"{n} {verb or 'is'} {c}{' (' + d + ')' if d else ''}"
-        case ConditionEnded(name=n, condition=c, reason=why):
-            return f"{n} is no longer {c} ({why})"
-        case ResourceChanged(name=n, key=k, delta=d, now=now):
-            verb = "spends" if d < 0 else "regains"
-            return f"{n} {verb} {abs(d)} {k} ({now} left)"
-        case ActionUsed(name=n, what=w, label=label, left=left):
-            what = f"{label} ({w})" if label else w
-            return f"{n} uses {what}{'; ' + left if left else ''}"
-        case ChannelBegun(name=n, activity=a, start=s, end=end):
-            if end > 9:  # a channel its text lets run on into the next round
-                return f"{n} begins channeling {a} in phase {s}, resolving in phase {end - 9} of the next round"
-            return f"{n} begins channeling {a} in phase {s}, resolving in phase {end}"
-        case ChannelResolved(name=n, activity=a, phase=p):
-            return f"{n}'s channel {a} resolves in phase {p}"
-        case ChannelInterrupted(name=n, activity=a, reason=why, lost=lost):
-            if lost:
-                return f"{n}'s channel {a} is interrupted ({why}); its actions and the {lost} spent on it are lost"
-            return f"{n}'s channel {a} is interrupted ({why}); its actions and resources are lost"
-        case SaveRolled(name=n, roll=r, dc=dc, success=ok, label=label):
-            vs = f" vs DC {dc}" if dc is not None else ""
-            res = "" if ok is None else (": success" if ok else ": failure")
-            return f"{n} {label or 'saving throw'}{vs}: {r.text()}{res}"
-        case Rolled(roll=r, name=n, label=label):
-            who = f"{n} " if n else ""
-            return f"{who}{label + ': ' if label else 'rolls '}{r.text()}"
-        case Noted(text=t, name=n):
-            return f"{n + ': ' if n else ''}{t}"
-        case SettingChanged(key=k, value=v):
-            return f"Setting {k} = {v}"
-        case FightEnded(round=r):
-            return f"The fight ends in round {r}"
-        case Info(text=t):
-            return t
-    text = getattr(e, "text", None)
-    if callable(text):
-        return str(text())
-    return type(e).__name__
+    return e.describe()

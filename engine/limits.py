@@ -209,31 +209,40 @@ def _compile(t: mi.Type, tag: str, field: str) -> Check | None:
         allowed = frozenset(t.values)
         return _literal(field, allowed)
     if isinstance(t, mi.UnionType):
-        parts = [_compile(x, tag, field) for x in t.types if not isinstance(x, mi.NoneType)]
-        parts = [p for p in parts if p is not None]
-        if not parts:
-            return None
-        if len(parts) == 1:
-            only = parts[0]
-            return lambda v: None if v is None else only(v)
-        return None  # no mixed unions in commands today; msgspec types them when decoding
+        return _optional(t, tag, field)
     if isinstance(t, mi.VarTupleType | mi.ListType):
         item = _compile(t.item_type, tag, field)
         return _items(field, _COUNTS.get(field, MAX_ITEMS), item)
     if isinstance(t, mi.TupleType):
-        # fixed pairs: a stat [key, value], an initiative [id, [dice]]
-        first = field == "initiative"
-        subs = [
-            (i, (lambda v: check_id(v)) if (first and i == 0) else _compile(x, tag, "key" if i == 0 else field))
-            for i, x in enumerate(t.item_types)
-        ]
-        subs = [(i, s) for i, s in subs if s is not None]
-        if field == "stats":
-            subs = [(0, lambda v: check_line(v, "stat name", WORD))]
-        return _pairs(subs) if subs else None
+        return _tuple(t, tag, field)
     if isinstance(t, mi.StructType):
         return _compile_command(t.cls, tag)
     return None
+
+
+def _optional(t: mi.UnionType, tag: str, field: str) -> Check | None:
+    """A checker for `X | None`: None passes, anything else is checked as an X."""
+    parts = [_compile(x, tag, field) for x in t.types if not isinstance(x, mi.NoneType)]
+    parts = [p for p in parts if p is not None]
+    if not parts:
+        return None
+    if len(parts) == 1:
+        only = parts[0]
+        return lambda v: None if v is None else only(v)
+    return None  # no mixed unions in commands today; msgspec types them when decoding
+
+
+def _tuple(t: mi.TupleType, tag: str, field: str) -> Check | None:
+    """A checker for fixed pairs: a stat [key, value], an initiative [id, [dice]]."""
+    first = field == "initiative"
+    subs = [
+        (i, (lambda v: check_id(v)) if (first and i == 0) else _compile(x, tag, "key" if i == 0 else field))
+        for i, x in enumerate(t.item_types)
+    ]
+    subs = [(i, s) for i, s in subs if s is not None]
+    if field == "stats":
+        subs = [(0, lambda v: check_line(v, "stat name", WORD))]
+    return _pairs(subs) if subs else None
 
 
 def _string(tag: str, field: str) -> Check:

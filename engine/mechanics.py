@@ -3,7 +3,7 @@ damage taken along the health tracks.
 
 Sits below engine.core and the rulesets (it imports neither), so any of them can use it.
 
-Rolls the d20 and Cosmere rules make are each open to the table's own dice (issue 7).
+Every roll a rule makes is open to the table's own dice: a table that rolls at the table enters them.
 
 Every roll a rule makes goes through `roll_or_given`: with nothing given the fight's random state rolls
 (and moves on); with `dice` the table's dice are used, validated against the expression, recorded in
@@ -19,7 +19,7 @@ and what); `engine.core.rolls_due` tells the app, by a dry run, which rolls a co
 
 from collections.abc import Callable, Iterable
 from fractions import Fraction
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from msgspec.structs import replace
 
@@ -31,10 +31,6 @@ from engine.state import Combatant, Fight, Pool, put, set_pool
 
 if TYPE_CHECKING:
     from engine.ruleset import Ruleset  # typing only: the ruleset base sits above this module
-
-Mode = Literal["normal", "advantage", "disadvantage"]
-MODES: tuple[str, ...] = ("normal", "advantage", "disadvantage")
-
 
 def given_total(expr: Expression, total: int, what: str) -> DiceRoll:
     """A roll of which the table gave only the total: checked against what the dice can make."""
@@ -118,22 +114,31 @@ class EffectRolled(E.Event, tag="effect_roll"):
 
 
 def deal_damage(
-    rs: "Ruleset", f: Fight, cid: str, rolled: int, typ: str, r: DiceRoll | None, ev: list, detail: str = ""
+    rs: "Ruleset",
+    f: Fight,
+    cid: str,
+    rolled: int,
+    typ: str,
+    r: DiceRoll | None,
+    ev: list,
+    detail: str = "",
+    cmd: C.Damage | None = None,
 ) -> Fight:
-    """Damage that a rule has already rolled: the ruleset's resistances, temporary health first,
-    dropping at 0, and the ruleset's after-damage hook, exactly as the generic Damage command does."""
+    """How damage lands, for the generic Damage command (`cmd`, its pool and source) and for every rule
+    that has rolled its own: the ruleset's resistances, temporary health first, dropping at 0, and the
+    ruleset's after-damage hook (which sees `cmd`, or a Damage of the amount rolled when a rule dealt it)."""
+    if cmd is None:
+        cmd = C.Damage(who=cid, amount=rolled, type=typ)
     c = f.get(cid)
     amount, note = rs.modify_damage(c, rolled, typ)
-    new, notes = take_damage(rs, c, amount)
+    new, notes = take_damage(rs, c, amount, cmd.pool)
     detail = ", ".join(x for x in (detail, note, notes) if x)
     f = put(f, new)
     ev.append(E.Damaged(c.id, c.name, amount, rolled, typ, detail, r, new.hp))
     if new.down and not c.down:
         f = put(f, replace(new, dropped=(f.round, f.phase)))
         ev.append(E.Dropped(c.id, c.name, rs.dropped_state(f, new)))
-    return rs.damage_taken(
-        f, f.get(c.id), amount, C.Damage(who=c.id, amount=rolled, type=typ), ev
-    )
+    return rs.damage_taken(f, f.get(c.id), amount, cmd, ev)
 
 
 def d20_at_least(need: int, mode: str = "normal") -> Fraction:
@@ -146,14 +151,6 @@ def d20_at_least(need: int, mode: str = "normal") -> Fraction:
     if mode == "disadvantage":
         return p * p
     return p
-
-
-def check_mode(mode: str, allow_empty: bool = True) -> str:
-    if mode == "" and allow_empty:
-        return mode
-    if mode not in MODES:
-        raise RuleError(f"Roll with normal, advantage or disadvantage, not '{mode}'.")
-    return mode
 
 
 def sources(names: tuple[str, ...], what: str) -> tuple[str, ...]:
@@ -227,7 +224,7 @@ def take_damage(rs: "Ruleset", c: Combatant, amount: int, pool: str = "") -> tup
     return replace(c, health=health), ", ".join(parts)
 
 
-# --- several targets at once, and what concentration keeps up (issue 14, items 7 and 8) ----------
+# --- several targets at once, and what concentration keeps up --------------------------------------
 
 
 class AreaSave(NamedTuple):

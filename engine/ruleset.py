@@ -162,6 +162,9 @@ class Ruleset(ABC):
     clock_type: ClassVar[type[Clock]] = Clock
     # whether the ruleset keeps an initiative number that the GM may set by hand
     has_initiative: ClassVar[bool] = False
+    # the numbered phases of a round that phase_end durations and channels are written in (nine-phase:
+    # 9); 0 where a round is a run of turns. Generic code asks this, never the ruleset by name
+    phases: ClassVar[int] = 0
 
     def handlers(self) -> dict[type[Command], Handler]:
         return {}

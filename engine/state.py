@@ -187,8 +187,6 @@ def state_hook(typ: type, obj: object) -> object:
         raise ValueError(f"{why} (in its {what}{'' if not at else ', at ' + at.rstrip('`').lstrip('.')})") from None
 
 
-economy_hook = state_hook  # its name from when economies were the only such part (tests still use it)
-
 
 class PhaseUse(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="phase_use"):
     phase: int

@@ -17,7 +17,6 @@ from engine.errors import RuleError
 # The one id rule: "c" and a counter from 1 (the engine hands them out as c1, c2, ...). Bounded so an
 # id always fits an int64 counter and never grows without end.
 ID_PATTERN = r"^c[1-9][0-9]{0,17}\Z"  # \Z, not $: "c1\n" is not an id
-ID_OR_EMPTY = r"^(c[1-9][0-9]{0,17})?\Z"
 _ID = re.compile(ID_PATTERN, re.ASCII)
 
 

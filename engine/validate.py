@@ -9,8 +9,8 @@ always pass.
 from __future__ import annotations
 
 from engine.errors import RuleError
-from engine.ruleset import REGISTRY
-from engine.state import Fight
+from engine.ruleset import REGISTRY, Ruleset
+from engine.state import Combatant, Fight
 from engine.text import is_id
 
 MAX_COMBATANTS = 500  # engine.core.MAX_COMBATANTS (not imported: core imports the rulesets)
@@ -29,22 +29,28 @@ def validate_fight(fight: Fight) -> None:
         raise RuleError(f"The fight's clock (its round's turn or phase) is not one of {rs.title}'s.")
     seen: set[str] = set()
     for c in cs:
-        if not is_id(c.id):
-            raise RuleError("A combatant in the fight has a malformed id (ids look like c1, c2, ...).")
-        if c.id in seen:
-            raise RuleError(f"Two combatants in the fight share the id {c.id}.")
-        if int(c.id[1:]) >= fight.next_id:
-            raise RuleError(f"Combatant {c.id} has an id the fight has not handed out yet.")
+        _check_combatant(fight, c, seen, rs)
         seen.add(c.id)
-        if rs is not None and type(c.economy) is not rs.economy_type:
-            raise RuleError(f"{c.id}'s action economy is not one of {rs.title}'s.")
-        if c.owner and not is_id(c.owner):
-            raise RuleError(f"{c.id}'s owner is not a combatant id.")
-        for k in c.conditions:
-            if (k.source and not is_id(k.source)) or (k.duration.who and not is_id(k.duration.who)):
-                raise RuleError(f"A condition of {c.id} names a combatant by a malformed id.")
     if fight.current and not is_id(fight.current):
         raise RuleError("The fight's current turn is not a combatant id.")
     for cid in fight.order + fight.standing:
         if not is_id(cid):
             raise RuleError("The fight's turn order holds something that is not a combatant id.")
+
+
+def _check_combatant(fight: Fight, c: Combatant, seen: set[str], rs: Ruleset | None) -> None:
+    """One combatant's ids (its own, unique and handed out; its owner's; its conditions') and its
+    economy's type."""
+    if not is_id(c.id):
+        raise RuleError("A combatant in the fight has a malformed id (ids look like c1, c2, ...).")
+    if c.id in seen:
+        raise RuleError(f"Two combatants in the fight share the id {c.id}.")
+    if int(c.id[1:]) >= fight.next_id:
+        raise RuleError(f"Combatant {c.id} has an id the fight has not handed out yet.")
+    if rs is not None and type(c.economy) is not rs.economy_type:
+        raise RuleError(f"{c.id}'s action economy is not one of {rs.title}'s.")
+    if c.owner and not is_id(c.owner):
+        raise RuleError(f"{c.id}'s owner is not a combatant id.")
+    for k in c.conditions:
+        if (k.source and not is_id(k.source)) or (k.duration.who and not is_id(k.duration.who)):
+            raise RuleError(f"A condition of {c.id} names a combatant by a malformed id.")

@@ -240,7 +240,8 @@ def _v1_fight(f: Any, ctx: dict[str, Any]) -> None:
 
 
 def _v1_to_v2(kind: int, record: Any, ctx: dict[str, Any]) -> tuple[int, Any]:
-    """Format 1 -> 2: each ruleset's economy and clock are its own tagged structs (issue 12)."""
+    """Format 1 -> 2: each ruleset's economy and clock are its own tagged structs (so a ruleset's
+    fields live in its own package and a new ruleset adds its own without a format change)."""
     if not isinstance(record, dict):
         return kind, record
     if kind == HEADER:
@@ -255,17 +256,23 @@ def _v1_to_v2(kind: int, record: Any, ctx: dict[str, Any]) -> tuple[int, Any]:
         _v1_fight(record.get("s"), ctx)
         delta = record.get("d")
         if isinstance(delta, dict):
-            for one in delta.get("f") or ():
-                if isinstance(one, dict) and one.get("f") == "phase":
-                    one["f"] = "clock"
-                    one["v"] = _v1_clock(one.get("v"), ctx)
-            for x in delta.get("l") or ():
-                _v1_combatant(x, ctx)
-            for p in delta.get("p") or ():
-                for one in (p.get("s") or ()) if isinstance(p, dict) else ():
-                    if isinstance(one, dict) and one.get("f") == "economy":
-                        one["v"] = _v1_economy(one.get("v"), ctx)
+            _v1_delta(delta, ctx)
     return kind, record
+
+
+def _v1_delta(delta: dict[str, Any], ctx: dict[str, Any]) -> None:
+    """A format-1 step's delta in place: its phase setter becomes a clock setter, its new combatants'
+    and patched economies become the ruleset's own."""
+    for one in delta.get("f") or ():
+        if isinstance(one, dict) and one.get("f") == "phase":
+            one["f"] = "clock"
+            one["v"] = _v1_clock(one.get("v"), ctx)
+    for x in delta.get("l") or ():
+        _v1_combatant(x, ctx)
+    for p in delta.get("p") or ():
+        for one in (p.get("s") or ()) if isinstance(p, dict) else ():
+            if isinstance(one, dict) and one.get("f") == "economy":
+                one["v"] = _v1_economy(one.get("v"), ctx)
 
 
 UPGRADES: dict[int, Upgrade] = {1: _v1_to_v2}
@@ -389,57 +396,79 @@ def _checker(t: Any) -> Check | None:
     if isinstance(t, mi.CustomType) and t.cls in (AnyEconomy, AnyClock):
         return _check_own
     if isinstance(t, mi.VarTupleType | mi.ListType | mi.FrozenSetType | mi.SetType):
-        item = _checker(t.item_type)
-        if item is None:
-            return None
-
-        def each(v: Any, item: Check = item) -> None:
-            for x in v:
-                item(x)
-
-        return each
+        return _each_checker(t.item_type)
     if isinstance(t, mi.TupleType):
-        parts = [(i, c) for i, c in enumerate(_checker(x) for x in t.item_types) if c is not None]
-        if not parts:
-            return None
-
-        def fixed(v: Any) -> None:
-            for i, c in parts:
-                c(v[i])
-
-        return fixed
+        return _tuple_checker(t.item_types)
     if isinstance(t, mi.UnionType):
-        by_type: dict[type, Check] = {}
-        for x in t.types:
-            c = _checker(x)
-            if c is not None:
-                py = x.cls if isinstance(x, mi.StructType) else int if isinstance(x, mi.IntType) else None
-                if py is None:
-                    return None  # a union this does not know how to split: msgspec's types suffice
-                by_type[py] = c
-        if not by_type:
-            return None
-
-        def one_of(v: Any) -> None:
-            c = by_type.get(type(v))
-            if c is not None:
-                c(v)
-
-        return one_of
+        return _union_checker(t.types)
     if isinstance(t, mi.DictType):
-        k, v = _checker(t.key_type), _checker(t.value_type)
-        if k is None and v is None:
-            return None
-
-        def mapping(d: Any) -> None:
-            for a, b in d.items():
-                if k is not None:
-                    k(a)
-                if v is not None:
-                    v(b)
-
-        return mapping
+        return _dict_checker(t.key_type, t.value_type)
     return None  # str, bool, literals, None: msgspec checked them
+
+
+def _each_checker(item_type: Any) -> Check | None:
+    """A collection whose every item is of `item_type`."""
+    item = _checker(item_type)
+    if item is None:
+        return None
+
+    def each(v: Any, item: Check = item) -> None:
+        for x in v:
+            item(x)
+
+    return each
+
+
+def _tuple_checker(item_types: Any) -> Check | None:
+    """A fixed tuple: each place its own type."""
+    parts = [(i, c) for i, c in enumerate(_checker(x) for x in item_types) if c is not None]
+    if not parts:
+        return None
+
+    def fixed(v: Any) -> None:
+        for i, c in parts:
+            c(v[i])
+
+    return fixed
+
+
+def _union_checker(types: Any) -> Check | None:
+    """A union of structs and ints, told apart by the value's type."""
+    import msgspec.inspect as mi
+
+    by_type: dict[type, Check] = {}
+    for x in types:
+        c = _checker(x)
+        if c is not None:
+            py = x.cls if isinstance(x, mi.StructType) else int if isinstance(x, mi.IntType) else None
+            if py is None:
+                return None  # a union this does not know how to split: msgspec's types suffice
+            by_type[py] = c
+    if not by_type:
+        return None
+
+    def one_of(v: Any) -> None:
+        c = by_type.get(type(v))
+        if c is not None:
+            c(v)
+
+    return one_of
+
+
+def _dict_checker(key_type: Any, value_type: Any) -> Check | None:
+    """A mapping: its keys and values each of their type."""
+    k, v = _checker(key_type), _checker(value_type)
+    if k is None and v is None:
+        return None
+
+    def mapping(d: Any) -> None:
+        for a, b in d.items():
+            if k is not None:
+                k(a)
+            if v is not None:
+                v(b)
+
+    return mapping
 
 
 def struct_checker(cls: type, infos: Any = None) -> Check | None:
@@ -616,39 +645,13 @@ class Codec(msgspec.Struct, frozen=True, eq=False, dict=True):  # dict: room for
     def apply_delta(self, before: Fight, delta: Any) -> Fight:
         """The state after a delta; FormatProblem if it does not fit `before` or sets a value a file
         must not hold (every value it sets is checked, unchanged ones were checked before)."""
-        cs = before.combatants
         new: list[Combatant] | None = None
         whole = False  # the combatants or next_id changed: check ids across the state
         if delta.layout is not UNSET:
-            new = []
-            n = len(cs)
-            taken: set[int] = set()
-            check_combatant = self.combatant_check
-            for x in delta.layout:
-                if type(x) is int:
-                    if not 0 <= x < n or x in taken:
-                        raise FormatProblem(f"combatant {x} does not exist in the state before (or comes twice)")
-                    taken.add(x)
-                    new.append(cs[x])
-                else:
-                    if check_combatant is not None:
-                        check_combatant(x)
-                    new.append(x)
+            new = self._layout(before.combatants, delta.layout)
             whole = True
         if delta.patch:
-            if new is None:
-                new = list(cs)
-            n = len(new)
-            checks = self.combatant_checks
-            for p in delta.patch:
-                i = p.i
-                if not 0 <= i < n:
-                    raise FormatProblem(f"a change to combatant {i}, which does not exist")
-                for s in p.sets:
-                    c = checks.get(s.name)
-                    if c is not None:
-                        c(s.v)
-                new[i] = replace(new[i], **{s.name: s.v for s in p.sets})
+            new = self._patched(list(before.combatants) if new is None else new, delta.patch)
         checks = self.fight_checks
         for s in delta.fight:
             c = checks.get(s.name)
@@ -669,6 +672,40 @@ class Codec(msgspec.Struct, frozen=True, eq=False, dict=True):  # dict: room for
         if clock:
             check_clock(after)
         return after
+
+    def _layout(self, cs: tuple[Combatant, ...], layout: Any) -> list[Combatant]:
+        """The combatants a delta's layout lists: an index keeps that one from before (once at most),
+        a combatant is a new one, checked."""
+        new: list[Combatant] = []
+        n = len(cs)
+        taken: set[int] = set()
+        check_combatant = self.combatant_check
+        for x in layout:
+            if type(x) is int:
+                if not 0 <= x < n or x in taken:
+                    raise FormatProblem(f"combatant {x} does not exist in the state before (or comes twice)")
+                taken.add(x)
+                new.append(cs[x])
+            else:
+                if check_combatant is not None:
+                    check_combatant(x)
+                new.append(x)
+        return new
+
+    def _patched(self, new: list[Combatant], patches: Any) -> list[Combatant]:
+        """`new` with a delta's patches applied to the combatants they name, each value set checked."""
+        n = len(new)
+        checks = self.combatant_checks
+        for p in patches:
+            i = p.i
+            if not 0 <= i < n:
+                raise FormatProblem(f"a change to combatant {i}, which does not exist")
+            for s in p.sets:
+                c = checks.get(s.name)
+                if c is not None:
+                    c(s.v)
+            new[i] = replace(new[i], **{s.name: s.v for s in p.sets})
+        return new
 
     @staticmethod
     def reshare(before: Fight, full: Fight) -> Fight:

@@ -19,7 +19,7 @@ import re
 import stat
 import sys
 import zlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -145,128 +145,37 @@ def _problem(exc: BaseException) -> str:
 def _parse(path: Path, data: bytes, resync: bool = False) -> Loaded:
     mv = memoryview(data)
     n = len(data)
-    pos = len(fmt.MAGIC)
-    header_at = pos
-    first = _frame_at(path, data, mv, pos)
+    header_at = len(fmt.MAGIC)
+    first = _frame_at(path, data, mv, header_at)
     if first is None or first[0] == "torn":
         raise SaveError(path, "the file ends inside its header: an incomplete save", header_at)
-    _, kind, payload, stop = first
+    _, kind, payload, pos = first
     if kind != fmt.HEADER:
         raise SaveError(path, "the first record is not a header", header_at)
     header, decode, version = _read_header(path, payload, header_at)
-    wsize = header.window
-    window = fmt.slide(b"", payload, wsize)
-    inflate, compressed = fmt.inflate, fmt.COMPRESSED
-    budget = fmt.inflate_budget(n) - len(payload)  # all records together (a compression bomb stops)
-    # the current format decodes straight into typed records; older ones go through `decode`
-    c = fmt.codec()
-    typed = (
-        {fmt.STEP: c.step_decoder, fmt.UNDO: c.move_decoder, fmt.REDO: c.move_decoder, fmt.POSITION: c.position_decoder}
-        if version == fmt.FORMAT
-        else None
-    )
-    history = History.start(header.root)
-    ruleset = header.ruleset
-    nodes = history.nodes
-    push = history.push
-    apply_delta = c.apply_delta
-    check_fight = fmt.check_fight
-    UNSET = msgspec.UNSET
-    pos = stop
+    replay = _Replay(header, decode, version, payload, n)
     records = 1
-    since = 0
     torn = ""
     dropped: list[str] = []
-    unpack = fmt.FRAME.unpack_from
-    crc32 = zlib.crc32
-    size, limit, valid = fmt.FRAME_SIZE, fmt.MAX_RECORD, fmt.VALID_KINDS
     while pos < n:
-        # the common case inline; anything unusual goes through _frame_at, which explains it
-        body = pos + size
         try:
-            if body <= n:
-                length, kind, pcrc, hcrc = unpack(data, pos)
-                stop = body + length
-                if length <= limit and stop <= n and crc32(mv[pos : pos + 9]) == hcrc:
-                    payload = mv[body:stop]
-                    if crc32(payload) != pcrc or kind not in valid:
-                        got = _frame_at(path, data, mv, pos)
-                    else:
-                        got = None
-                else:
-                    got = _frame_at(path, data, mv, pos)
-            else:
-                got = _frame_at(path, data, mv, pos)
+            got = _frame(path, data, mv, pos)
         except SaveError:
             if not resync:
                 raise
             # bytes that are no frame of this journal: skip to the next frame that checks out
             nxt = _next_frame(data, mv, pos + 1)
             dropped.append(f"{(nxt if nxt is not None else n) - pos} bytes at offset {pos} that are not a record")
-            if nxt is None:
-                pos = n
-                break
-            pos = nxt
+            pos = n if nxt is None else nxt
             continue
-        if got is not None:
-            if got[0] == "torn":
-                torn = str(got[1])
-                break
-            _, kind, payload, stop = got
+        if got[0] == "torn":
+            torn = str(got[1])
+            break
+        _, kind, payload, stop = got
         try:
-            if kind & compressed:
-                kind &= ~compressed
-                payload = inflate(payload, window, budget)
-            budget -= len(payload)
-            if budget < 0:
-                raise fmt.FormatProblem("the records add up to far more than a save of this size can hold")
-            if wsize:
-                window = (window + payload)[-wsize:]
-            if typed is not None and kind in typed:
-                rec = typed[kind].decode(payload)
-            else:
-                rec = decode(kind, payload)
-            if kind == fmt.STEP:
-                if rec.parent != history.cursor:
-                    raise fmt.FormatProblem(
-                        f"the step continues node {rec.parent} but the fight is at node {history.cursor}"
-                    )
-                before = nodes[history.cursor].state
-                if rec.state is not UNSET:
-                    check_fight(rec.state)
-                    state = c.reshare(before, rec.state)
-                    since = 0
-                elif rec.delta is not UNSET:
-                    state = apply_delta(before, rec.delta)
-                    since += 1
-                else:
-                    raise fmt.FormatProblem("the step has no outcome")
-                if state.ruleset != ruleset:
-                    raise fmt.FormatProblem(f"the step changes the ruleset to '{state.ruleset}'")
-                push(state, rec.command, rec.events)
-            elif kind == fmt.UNDO:
-                parent = nodes[history.cursor].parent
-                if parent < 0 or rec.to != parent:
-                    raise fmt.FormatProblem(f"an undo to node {rec.to}, but the fight is at node {history.cursor}")
-                history.undo()
-            elif kind == fmt.REDO:
-                nxt = nodes[history.cursor].redo
-                if nxt < 0 or rec.to != nxt:
-                    raise fmt.FormatProblem(f"a redo to node {rec.to}, but the fight is at node {history.cursor}")
-                history.redo()
-            elif kind == fmt.POSITION:
-                _position(history, rec)
-            else:  # a header again: _decode has refused unknown kinds already
-                raise fmt.FormatProblem("a second header in the middle of the file")
-        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-            name = fmt.KIND_NAMES.get(kind & ~fmt.COMPRESSED, "record")
-            problem = f"{name} record: unreadable: {exc}"
-        except fmt.FormatProblem as exc:
-            name = fmt.KIND_NAMES.get(kind & ~fmt.COMPRESSED, "record")
-            problem = f"{name} record: {exc}"
-        except Exception as exc:  # anything else a hostile record provokes is still one clean line
-            name = fmt.KIND_NAMES.get(kind & ~fmt.COMPRESSED, "record")
-            problem = f"{name} record: {_problem(exc)}"
+            replay.record(kind, payload)
+        except Exception as exc:  # anything a hostile record provokes is one clean line
+            problem = _record_problem(kind, exc)
         else:
             records += 1
             pos = stop
@@ -279,7 +188,104 @@ def _parse(path: Path, data: bytes, resync: bool = False) -> Loaded:
         )
         pos = n
         break
-    return Loaded(header, history, pos, n, records, since, version, window, torn, dropped)
+    return Loaded(header, replay.history, pos, n, records, replay.since, version, replay.window, torn, dropped)
+
+
+def _frame(path: Path, data: bytes, mv: memoryview, pos: int) -> tuple[str, Any, Any, int] | tuple[str, str]:
+    """The frame at `pos` (before the end): the common case inline, anything unusual through
+    _frame_at, which explains it."""
+    body = pos + fmt.FRAME_SIZE
+    if body <= len(data):
+        length, kind, pcrc, hcrc = fmt.FRAME.unpack_from(data, pos)
+        stop = body + length
+        if length <= fmt.MAX_RECORD and stop <= len(data) and zlib.crc32(mv[pos : pos + 9]) == hcrc:
+            payload = mv[body:stop]
+            if zlib.crc32(payload) == pcrc and kind in fmt.VALID_KINDS:
+                return ("ok", kind, payload, stop)
+    got = _frame_at(path, data, mv, pos)
+    assert got is not None  # only past the end, which the caller never asks for
+    return got
+
+
+def _record_problem(kind: int, exc: Exception) -> str:
+    """A record that does not fit the fight, in one line naming its kind."""
+    name = fmt.KIND_NAMES.get(kind & ~fmt.COMPRESSED, "record")
+    if isinstance(exc, (msgspec.DecodeError, msgspec.ValidationError)):
+        return f"{name} record: unreadable: {exc}"
+    if isinstance(exc, fmt.FormatProblem):
+        return f"{name} record: {exc}"
+    return f"{name} record: {_problem(exc)}"
+
+
+class _Replay:
+    """The records after the header played onto the history, with what the next one is read
+    against: the compression window, what is left of the inflate budget (all records together, so a
+    compression bomb stops), and the steps since the last full state."""
+
+    def __init__(self, header: fmt.Header, decode: Any, version: int, payload: memoryview, size: int) -> None:
+        self.wsize = header.window
+        self.window = fmt.slide(b"", payload, self.wsize)
+        self.budget = fmt.inflate_budget(size) - len(payload)
+        self.codec = c = fmt.codec()
+        # the current format decodes straight into typed records; older ones go through `decode`
+        moves = c.move_decoder
+        self.typed = (
+            {fmt.STEP: c.step_decoder, fmt.UNDO: moves, fmt.REDO: moves, fmt.POSITION: c.position_decoder}
+            if version == fmt.FORMAT
+            else None
+        )
+        self.decode = decode
+        self.history = History.start(header.root)
+        self.ruleset = header.ruleset
+        self.since = 0
+
+    def record(self, kind: int, payload: Any) -> None:
+        """Decode one record and play it (FormatProblem or a decode error when it does not fit)."""
+        if kind & fmt.COMPRESSED:
+            kind &= ~fmt.COMPRESSED
+            payload = fmt.inflate(payload, self.window, self.budget)
+        self.budget -= len(payload)
+        if self.budget < 0:
+            raise fmt.FormatProblem("the records add up to far more than a save of this size can hold")
+        if self.wsize:
+            self.window = (self.window + payload)[-self.wsize :]
+        typed = self.typed
+        rec = typed[kind].decode(payload) if typed is not None and kind in typed else self.decode(kind, payload)
+        history = self.history
+        if kind == fmt.STEP:
+            self._step(rec)
+        elif kind == fmt.UNDO:
+            parent = history.nodes[history.cursor].parent
+            if parent < 0 or rec.to != parent:
+                raise fmt.FormatProblem(f"an undo to node {rec.to}, but the fight is at node {history.cursor}")
+            history.undo()
+        elif kind == fmt.REDO:
+            nxt = history.nodes[history.cursor].redo
+            if nxt < 0 or rec.to != nxt:
+                raise fmt.FormatProblem(f"a redo to node {rec.to}, but the fight is at node {history.cursor}")
+            history.redo()
+        elif kind == fmt.POSITION:
+            _position(history, rec)
+        else:  # a header again: _decode has refused unknown kinds already
+            raise fmt.FormatProblem("a second header in the middle of the file")
+
+    def _step(self, rec: Any) -> None:
+        history = self.history
+        if rec.parent != history.cursor:
+            raise fmt.FormatProblem(f"the step continues node {rec.parent} but the fight is at node {history.cursor}")
+        before = history.nodes[history.cursor].state
+        if rec.state is not msgspec.UNSET:
+            fmt.check_fight(rec.state)
+            state = self.codec.reshare(before, rec.state)
+            self.since = 0
+        elif rec.delta is not msgspec.UNSET:
+            state = self.codec.apply_delta(before, rec.delta)
+            self.since += 1
+        else:
+            raise fmt.FormatProblem("the step has no outcome")
+        if state.ruleset != self.ruleset:
+            raise fmt.FormatProblem(f"the step changes the ruleset to '{state.ruleset}'")
+        history.push(state, rec.command, rec.events)
 
 
 def _next_frame(data: bytes, mv: memoryview, start: int) -> int | None:
@@ -339,6 +345,18 @@ def _torn(pos: int, size: int, what: str) -> str:
 
 def _read_header(path: Path, payload: memoryview, at: int) -> tuple[fmt.Header, Any, int]:
     """The header and the record decoder for the file's format version."""
+    version = _format_version(path, payload, at)
+    decode = _current_decoder() if version == fmt.FORMAT else _old_decoder(version)
+    try:
+        header = decode(fmt.HEADER, payload)
+    except fmt.FormatProblem as exc:
+        raise SaveError(path, f"header: {exc}", at) from None
+    _check_header(path, header, at)
+    return header, decode, version
+
+
+def _format_version(path: Path, payload: memoryview, at: int) -> int:
+    """The save format the header says, one this Fracas reads."""
     try:
         version = msgspec.msgpack.decode(payload, type=fmt.Probe).format
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
@@ -354,6 +372,11 @@ def _read_header(path: Path, payload: memoryview, at: int) -> tuple[fmt.Header, 
         )
     if version < 1:
         raise SaveError(path, f"unknown save format {version}", at)
+    return version
+
+
+def _current_decoder() -> Callable[[int, memoryview], Any]:
+    """The record decoder of the current format: straight into the typed records."""
     c = fmt.codec()
     decoders = {
         fmt.HEADER: c.header_decoder,
@@ -362,6 +385,21 @@ def _read_header(path: Path, payload: memoryview, at: int) -> tuple[fmt.Header, 
         fmt.REDO: c.move_decoder,
         fmt.POSITION: c.position_decoder,
     }
+
+    def decode(kind: int, data: memoryview) -> Any:
+        try:
+            return decoders[kind].decode(data)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise fmt.FormatProblem(f"unreadable: {exc}") from None
+        except Exception as exc:
+            raise fmt.FormatProblem(_problem(exc)) from None
+
+    return decode
+
+
+def _old_decoder(version: int) -> Callable[[int, memoryview], Any]:
+    """The record decoder of an older format: each record upgraded, then converted."""
+    c = fmt.codec()
     types = {
         fmt.HEADER: fmt.Header,
         fmt.STEP: c.step,
@@ -369,46 +407,35 @@ def _read_header(path: Path, payload: memoryview, at: int) -> tuple[fmt.Header, 
         fmt.REDO: fmt.Move,
         fmt.POSITION: fmt.Position,
     }
+    context: dict[str, Any] = {}  # what upgrades of later records need from the header (fmt.upgrade)
 
-    if version == fmt.FORMAT:
+    def decode(kind: int, data: memoryview) -> Any:
+        try:
+            raw = msgspec.msgpack.decode(data)
+        except msgspec.DecodeError as exc:
+            raise fmt.FormatProblem(f"unreadable (format {version}): {exc}") from None
+        except Exception as exc:
+            raise fmt.FormatProblem(f"unreadable (format {version}): {_problem(exc)}") from None
+        try:
+            new_kind, raw = fmt.upgrade(kind, raw, version, context)
+        except fmt.FormatProblem:
+            raise
+        except Exception as exc:  # old data an upgrade did not expect: a clean error, not a crash
+            raise fmt.FormatProblem(f"cannot upgrade from format {version}: {_problem(exc)}") from None
+        if new_kind != kind:
+            raise fmt.FormatProblem("an upgrade changed the record kind")
+        try:
+            return msgspec.convert(raw, types[kind], dec_hook=state_hook)
+        except msgspec.ValidationError as exc:
+            raise fmt.FormatProblem(f"unreadable (format {version}): {exc}") from None
+        except Exception as exc:
+            raise fmt.FormatProblem(f"unreadable (format {version}): {_problem(exc)}") from None
 
-        def decode(kind: int, data: memoryview) -> Any:
-            try:
-                return decoders[kind].decode(data)
-            except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-                raise fmt.FormatProblem(f"unreadable: {exc}") from None
-            except Exception as exc:
-                raise fmt.FormatProblem(_problem(exc)) from None
+    return decode
 
-    else:
-        context: dict[str, Any] = {}  # what upgrades of later records need from the header (fmt.upgrade)
 
-        def decode(kind: int, data: memoryview) -> Any:
-            try:
-                raw = msgspec.msgpack.decode(data)
-            except msgspec.DecodeError as exc:
-                raise fmt.FormatProblem(f"unreadable (format {version}): {exc}") from None
-            except Exception as exc:
-                raise fmt.FormatProblem(f"unreadable (format {version}): {_problem(exc)}") from None
-            try:
-                new_kind, raw = fmt.upgrade(kind, raw, version, context)
-            except fmt.FormatProblem:
-                raise
-            except Exception as exc:  # old data an upgrade did not expect: a clean error, not a crash
-                raise fmt.FormatProblem(f"cannot upgrade from format {version}: {_problem(exc)}") from None
-            if new_kind != kind:
-                raise fmt.FormatProblem("an upgrade changed the record kind")
-            try:
-                return msgspec.convert(raw, types[kind], dec_hook=state_hook)
-            except msgspec.ValidationError as exc:
-                raise fmt.FormatProblem(f"unreadable (format {version}): {exc}") from None
-            except Exception as exc:
-                raise fmt.FormatProblem(f"unreadable (format {version}): {_problem(exc)}") from None
-
-    try:
-        header = decode(fmt.HEADER, payload)
-    except fmt.FormatProblem as exc:
-        raise SaveError(path, f"header: {exc}", at) from None
+def _check_header(path: Path, header: fmt.Header, at: int) -> None:
+    """A header the rest of the file can be read against: one ruleset, a known one, a sane window."""
     if header.ruleset != header.root.ruleset:
         raise SaveError(path, "the header names two different rulesets", at)
     try:
@@ -422,7 +449,6 @@ def _read_header(path: Path, payload: memoryview, at: int) -> tuple[fmt.Header, 
     except RuleError:
         known = f"a fight for the ruleset '{header.ruleset}', which this Fracas does not know"
         raise SaveError(path, known, at) from None
-    return header, decode, version
 
 
 def _position(history: History, rec: fmt.Position) -> None:

@@ -1,13 +1,13 @@
-"""The script vocabulary's library words (issue 13, item 7): one decoded JSON object and the fight as
+"""The script vocabulary's library words: one decoded JSON object and the fight as
 it stands become one engine command.
 
 - `{"cmd":"add","from":"Goblin","count":4}` adds copies of a library statblock (the starter bestiary
   merged with the user's library), each keeping it; `"health":"fixed"|"rolled"` (default: the fight's
   `add_health` setting, else fixed). Other AddCombatant fields given in the line win ("side",
   "name", "note", ...).
-- an attack command (`d20_attack`, `cosmere_attack`, `wh_attack`, `activity`) with `"weapon"` naming
-  one of the attacker's statblock attacks: the attack fills the command's fields; fields given in the
-  line win.
+- the attack command of a library kind (its `attack_command`: an attack, or an activity) with
+  `"weapon"` naming one of the attacker's statblock attacks: the attack fills the command's fields;
+  fields given in the line win; what the kind deals after it (`follow_up`) comes as commands of its own.
 
 Every other line is decoded as it is. A problem is a RuleError of one line. Rolled health in a script
 is reproducible: its dice come from a random source derived from the fight's seed and the next
@@ -24,7 +24,7 @@ import msgspec
 
 import engine.library as L
 from engine import command_union
-from engine.commands import Command, Damage
+from engine.commands import COMMAND_TYPES, Command
 from engine.dice import RNG_LIMIT, Rng
 from engine.errors import RuleError
 from engine.events import Event
@@ -33,9 +33,19 @@ from engine.text import shown
 
 ADD_WORDS = ("from", "health")  # the library words of `add`, not fields of AddCombatant
 WEAPON = "weapon"
-# the attack commands that take `weapon` (warhammer's Attack has a `weapon` field of its own: the log's
-# name of it; the statblock weapon of that name, when the attacker has one, fills the rest)
-ATTACK_TAGS = ("d20_attack", "cosmere_attack", "wh_attack", "activity")
+
+
+def attack_tags() -> frozenset[str]:
+    """The commands that take `weapon`: each library kind's attack command (a kind's attack command is
+    one type whatever the statblock, so none is needed to ask it)."""
+    return frozenset(str(L.get_kind(rid).attack_command(None).__struct_config__.tag) for rid in L.kind_ids())
+
+
+def _names_weapon(tag: str) -> bool:
+    """Whether the command of `tag` has a `weapon` field of its own (the log's name of the weapon): a
+    typed-in attacker keeps it as given; a statblock weapon of that name fills the rest."""
+    cls = next((t for t in COMMAND_TYPES if t.__struct_config__.tag == tag), None)
+    return cls is not None and WEAPON in cls.__struct_fields__
 
 
 def uses_library(obj: object) -> bool:
@@ -44,7 +54,7 @@ def uses_library(obj: object) -> bool:
         return False
     if obj.get("cmd") == "add":
         return "from" in obj
-    return obj.get("cmd") in ATTACK_TAGS and WEAPON in obj
+    return obj.get("cmd") in attack_tags() and WEAPON in obj
 
 
 def resolve(
@@ -59,7 +69,7 @@ def resolve(
         raise RuleError("not a command: expected a JSON object")
     if obj.get("cmd") == "add" and "from" in obj:
         return _add_from(obj, fight, folder, entries)
-    if obj.get("cmd") in ATTACK_TAGS and WEAPON in obj:
+    if obj.get("cmd") in attack_tags() and WEAPON in obj:
         return _with_weapon(obj, fight)
     return _convert(dict(obj))
 
@@ -119,7 +129,7 @@ def _with_weapon(obj: Mapping[str, Any], fight: Fight) -> Command:
         raise RuleError(f'"{WEAPON}" names one of the attacker\'s statblock attacks.')
     sb = L.statblock_of(fight.ruleset, c)
     if sb is None:
-        if obj.get("cmd") == "wh_attack":
+        if _names_weapon(str(obj.get("cmd"))):
             return _convert(dict(obj))  # a typed-in attacker: the weapon is only the log's name
         raise RuleError(f"{c.name} has no statblock (not added from the library): give the attack's fields.")
     tag = L.attack_command(sb).__struct_config__.tag
@@ -128,27 +138,20 @@ def _with_weapon(obj: Mapping[str, Any], fight: Fight) -> Command:
     fields = L.attack_fields(sb, L.find_attack(sb, weapon))
     fields.pop("extra", None)  # dealt after a hit: follow_up
     data: dict[str, Any] = {"cmd": tag, **msgspec.to_builtins(fields)}
-    data.update({k: v for k, v in obj.items() if k != WEAPON or tag == "wh_attack"})
-    if tag == "wh_attack" and WEAPON in obj:
+    named = _names_weapon(str(tag))
+    data.update({k: v for k, v in obj.items() if k != WEAPON or named})
+    if named:
         data[WEAPON] = fields[WEAPON]  # the statblock's spelling of its name, for the log
     return _convert(data)
 
 
 def follow_up(obj: Mapping[str, Any], fight_before: Fight, events: Iterable[Event]) -> list[Command]:
-    """After a d20 statblock attack of a line was applied: its damage parts of another type than
-    the first (a bite's 1d4 fire), each its own Damage, when the attack hit (dice doubled on a
-    critical). Empty for anything else."""
-    from engine.rules.d20.combat import AttackRolled  # d20's event: only a d20 attack has extras
-
-    if obj.get("cmd") != "d20_attack" or WEAPON not in obj:
+    """After a statblock attack of a line was applied: what its library kind deals as commands of
+    their own (a d20 attack's damage parts of another type, when it hit). Empty for anything else."""
+    if obj.get("cmd") not in attack_tags() or WEAPON not in obj:
         return []
     c = fight_before.find(str(obj.get("who")))
     sb = L.statblock_of(fight_before.ruleset, c) if c is not None else None
     if sb is None:
         return []
-    extra = L.attack_fields(sb, L.find_attack(sb, str(obj[WEAPON]))).get("extra", ())
-    rolled = next((e for e in events if isinstance(e, AttackRolled)), None)
-    if not extra or rolled is None or rolled.outcome == "miss":
-        return []
-    crit = rolled.outcome == "critical"
-    return [Damage(rolled.target, dice=L.doubled(d) if crit else d, type=t, source=rolled.who) for d, t in extra]
+    return L.kind_of(sb).follow_up(sb, str(obj[WEAPON]), events)

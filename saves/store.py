@@ -198,15 +198,21 @@ def find_in(text: str, infos: list[SaveInfo], where: str, lister: str = "fracas 
     if len(by_name) > 1:
         files = ", ".join(i.path.name for i in by_name[:6]) + (", ..." if len(by_name) > 6 else "")
         raise SaveError(text, f"{len(by_name)} saved fights have this name: {files}; give the file name")
+    close = _close(want, infos)
+    if close:
+        shown = "; ".join(_one(i) for i in close[:5]) + ("; ..." if len(close) > 5 else "")
+        raise SaveError(text, f"no saved fight has this name {where}; close: {shown}")
+    raise SaveError(text, f"no saved fight or file of this name {where} ({lister} shows them)")
+
+
+def _close(want: str, infos: list[SaveInfo]) -> list[SaveInfo]:
+    """The fights whose name or file holds `want` (casefolded), then those whose name is like it."""
     close = [i for i in infos if want in i.name.casefold() or want in i.path.name.casefold()]
     names = {i.name.casefold(): i for i in infos if i.name}
     for hit in difflib.get_close_matches(want, list(names), n=5, cutoff=0.6):
         if names[hit] not in close:
             close.append(names[hit])
-    if close:
-        shown = "; ".join(_one(i) for i in close[:5]) + ("; ..." if len(close) > 5 else "")
-        raise SaveError(text, f"no saved fight has this name {where}; close: {shown}")
-    raise SaveError(text, f"no saved fight or file of this name {where} ({lister} shows them)")
+    return close
 
 
 def find_save(text: str, directory: Path | None = None) -> Path:

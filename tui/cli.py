@@ -677,11 +677,11 @@ def _undo_redo(line: bytes) -> str:
     return ""
 
 
-def _channel(ch: Any) -> str:
-    """A nine-phase channel as "Fireball 3-6", with where it stands when not under way and the
-    round its ends fall in when it runs over a round change."""
-    start = f"{ch.start + 9} (last round)" if ch.start < 1 else str(ch.start)
-    end = f"{ch.end - 9} (next round)" if ch.end > 9 else str(ch.end)
+def _channel(ch: Any, phases: int) -> str:
+    """A channel as "Fireball 3-6", with where it stands when not under way and the round its ends
+    fall in when it runs over a round change (`phases`: the ruleset's phases a round)."""
+    start = f"{ch.start + phases} (last round)" if ch.start < 1 else str(ch.start)
+    end = f"{ch.end - phases} (next round)" if ch.end > phases else str(ch.end)
     text = f"{ch.activity} {start}-{end}"
     if ch.status:
         text += f" {ch.status} in phase {ch.at}"
@@ -703,7 +703,7 @@ def summary(state: Any) -> dict[str, Any]:
         if c.conditions:
             entry["conditions"] = [x.name + (f" {x.level}" if x.level > 1 else "") for x in c.conditions]
         if c.channels:
-            entry["channels"] = [_channel(ch) for ch in c.channels]
+            entry["channels"] = [_channel(ch, rs.phases) for ch in c.channels]
         if c.initiative is not None:
             entry["initiative"] = c.initiative
         entry["economy"] = rs.describe_economy(c)

@@ -31,6 +31,7 @@ from engine import RuleError, get_ruleset
 from engine import commands as C
 from engine import events as E
 from engine.commands import Command
+from engine.rules.cosmere.commands import StartTurn
 from engine.ruleset import Ruleset
 from engine.state import Combatant, Duration, Fight
 from tui.rulesets import RulesetUI, get_ui
@@ -176,7 +177,7 @@ def table_rolls(f: Fight, cid: str) -> bool:
 
 def rolls_owed(f: Fight, cmd: Command) -> tuple[Any, ...]:
     """The start-of-turn rolls `cmd` is about to make for combatants whose side the table rolls for."""
-    if not isinstance(cmd, (C.NextTurn, C.StartTurn, C.StartFight)) or cmd.rolls:
+    if not isinstance(cmd, (C.NextTurn, StartTurn, C.StartFight)) or cmd.rolls:
         return ()  # not a turn-moving command, or its dice are already given
     if not any(v == "table" for k, v in f.settings if k in SIDE_KEYS.values()):
         return ()  # the app rolls for everyone: no dry run needed

@@ -21,6 +21,7 @@ from textual.timer import Timer
 from engine import RuleError, get_ruleset
 from engine import commands as C
 from engine.mechanics import KeptUp, kept_up_ended
+from engine.rules.cosmere.commands import StartTurn
 from engine.ruleset import Ruleset
 from engine.state import Combatant, Fight
 from tui.actions import FOOTER_ORDER, bindings
@@ -485,7 +486,7 @@ class MainScreen(Screen[None]):
         if action == "take_turn":
             from tui.dialogs import send
 
-            send(self.fracas, C.StartTurn(self.selected))
+            send(self.fracas, StartTurn(self.selected))
             return
         cls = ui.dialog(action)
         who = self.selected if action in ui.needs_selection else self.selected or self.fight.current

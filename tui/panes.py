@@ -11,6 +11,7 @@ from rich.text import Text
 from engine import events as E
 from engine.area import sustained_by
 from engine.events import Event, describe
+from engine.rules.ninephase.events import ChannelInterrupted
 from engine.ruleset import Ruleset
 from engine.state import Combatant, Fight, Pool
 from tui.text import clean, literal, span
@@ -167,7 +168,7 @@ def sheet_text(f: Fight, rs: Ruleset, c: Combatant | None, st: Styles = PLAIN) -
         status = getattr(ch, "status", "")
         t.append("\nChannel " if status else "\nChanneling ", style=st["channel"])
         t.append_text(literal(ch.activity))
-        t.append(f": began phase {phase_word(ch.start)}, resolves phase {phase_word(ch.end)}")
+        t.append(f": began phase {phase_word(ch.start, rs.phases)}, resolves phase {phase_word(ch.end, rs.phases)}")
         if status:
             t.append(f" ({status} in phase {getattr(ch, 'at', '?')})", style=st["dim"])
         elif ch.uninterruptible:
@@ -278,7 +279,7 @@ _ROLE: dict[type, str] = {
     E.TurnStarted: "current",
     E.Damaged: "bad",
     E.Dropped: "bad",
-    E.ChannelInterrupted: "bad",
+    ChannelInterrupted: "bad",
     E.Healed: "good",
     E.Revived: "good",
     E.TempGained: "good",

@@ -28,6 +28,7 @@ from engine import events as E
 from engine import get_ruleset
 from engine.errors import RuleError
 from engine.history import History
+from engine.rules.ninephase.events import ChannelBegun, ChannelInterrupted, ChannelResolved
 from engine.ruleset import Ruleset
 from engine.state import Combatant, Condition, Fight
 from engine.text import terminal_safe
@@ -150,7 +151,7 @@ def public_line(e: E.Event, then: Fight, before: Fight) -> str | None:
             return E.describe(e)
         case E.ConditionAdded() | E.ConditionEnded():
             return E.describe(e)
-        case E.ChannelBegun() | E.ChannelResolved() | E.ChannelInterrupted():
+        case ChannelBegun() | ChannelResolved() | ChannelInterrupted():
             return E.describe(e)
         case E.Damaged(name=n, amount=a, type=t, left=left):
             if not numbers:

@@ -15,7 +15,7 @@ import msgspec
 from rich.style import Style
 from rich.text import Text
 
-from engine.ruleset import Ruleset
+from engine.ruleset import Ruleset, get_ruleset
 from engine.state import Combatant, Condition, Fight, Pool
 from tui.text import clean, fit, literal, shorten_middle, span
 
@@ -193,8 +193,9 @@ def name_text(c: Combatant, st: Styles, width: int = 0, zero: ZeroFn = zero_band
     return t
 
 
-def badges(c: Combatant, st: Styles, width: int) -> Text:
-    """Condition badges, as many as fit, then "+N"."""
+def badges(c: Combatant, st: Styles, width: int, phases: int = 0) -> Text:
+    """Condition badges, as many as fit, then "+N"; a channel under way last (`phases`: the
+    ruleset's phases a round, which its phases are counted in)."""
     out = Text(end="")
     conds = c.conditions
     for i, cond in enumerate(conds):
@@ -214,7 +215,7 @@ def badges(c: Combatant, st: Styles, width: int) -> Text:
     live = [ch for ch in c.channels if getattr(ch, "status", "") == ""]
     if live:
         ch = live[0]
-        tag = f"~{clean(ch.activity)[:10]}→{phase_word(ch.end, short=True)}"
+        tag = f"~{clean(ch.activity)[:10]}→{phase_word(ch.end, phases, short=True)}"
         if out.cell_len + len(tag) <= width:
             out.append(tag, style=st["channel"])
     out.rstrip()
@@ -354,7 +355,7 @@ def combatant_row(
     if extra is not None:
         t.append_text(extra)
     if badge_w:
-        t.append_text(badges(c, st, badge_w))
+        t.append_text(badges(c, st, badge_w, get_ruleset(f.ruleset).phases))
     if c.id == f.current:
         # the whole row tinted under its own colours (the badges fill it out to the pane's width)
         t.stylize_before(st["current-row"])
@@ -424,13 +425,14 @@ def list_rows(
     return out
 
 
-def phase_word(n: int, short: bool = False) -> str:
-    """A nine-phase channel's phase as the GM reads it: a channel that runs over a round change keeps
-    its phases counted from the round it is in (11 is phase 2 of the next round, -1 phase 8 of the last)."""
-    if n > 9:
-        return f"{n - 9}(next)" if short else f"{n - 9} of the next round"
-    if n < 1:
-        return f"{n + 9}(last)" if short else f"{n + 9} of the last round"
+def phase_word(n: int, phases: int, short: bool = False) -> str:
+    """A channel's phase as the GM reads it, in a ruleset of `phases` phases a round: a channel that
+    runs over a round change keeps its phases counted from the round it is in (with nine, 11 is phase 2
+    of the next round, -1 phase 8 of the last). `phases` 0 (no numbered phases): the number as it is."""
+    if phases and n > phases:
+        return f"{n - phases}(next)" if short else f"{n - phases} of the next round"
+    if phases and n < 1:
+        return f"{n + phases}(last)" if short else f"{n + phases} of the last round"
     return str(n)
 
 
@@ -461,7 +463,7 @@ def remaining(f: Fight, cond: Condition) -> str:
         tail = "this round" if left <= 0 else f"{left} more round{'s' if left != 1 else ''}"
         return f"until the end of round {d.round} ({tail})"
     if d.kind == "phase_end":
-        left = (d.round - f.round) * 9 + d.phase - f.phase
+        left = (d.round - f.round) * get_ruleset(f.ruleset).phases + d.phase - f.phase
         tail = "this phase" if left <= 0 else f"{left} more phase{'s' if left != 1 else ''}"
         return f"until the end of phase {d.phase}, round {d.round} ({tail})"
     return d.kind

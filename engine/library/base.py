@@ -24,6 +24,7 @@ from engine.commands import AddCombatant, Command
 from engine.core import apply, new_fight
 from engine.dice import Rng, parse, roll
 from engine.errors import RuleError
+from engine.events import Event
 from engine.limits import LINE, NAME, STATBLOCK, TEXT, WORD
 from engine.ruleset import get_ruleset
 from engine.state import Combatant, Kind, Side
@@ -96,6 +97,11 @@ class StatblockKind(ABC):
     @abstractmethod
     def attack_label(self, sb: Any, attack: Any) -> str:
         """One line for a pick list: "Scimitar +4, 1d6+2 slashing"."""
+
+    def follow_up(self, sb: Any, attack: str, events: Iterable[Event]) -> list[Command]:
+        """What a script line's statblock attack `attack` deals after its command was applied and
+        gave `events`, as commands of their own (a d20 bite's fire damage after a hit): none here."""
+        return []
 
     @abstractmethod
     def from_combatant(self, c: Combatant) -> Statblock:

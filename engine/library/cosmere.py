@@ -18,7 +18,7 @@ from engine.library.base import (
     signed,
 )
 from engine.limits import NAME
-from engine.rules.cosmere import combat as X
+from engine.rules.cosmere import combat
 from engine.state import Combatant
 from engine.text import check_line
 
@@ -89,7 +89,7 @@ class CosmereKind(StatblockKind):
         return tuple(sb.attacks)
 
     def attack_command(self, sb: Any) -> type[Command]:
-        return X.CosmereAttack
+        return combat.CosmereAttack
 
     def attack_fields(self, sb: Any, attack: Any) -> dict[str, Any]:
         a: CosmereAttack = attack
@@ -110,7 +110,7 @@ class CosmereKind(StatblockKind):
         dmg = f"{a.damage} {a.type}".strip() or "no damage"
         where = f"range {a.range} ft" if a.kind == "ranged" and a.range else f"reach {a.range or 5} ft"
         skill = f" ({a.skill})" if a.skill else ""
-        return f"{a.name} {signed(a.bonus)}{skill} vs {X.DEFENSES[a.defense]}, {dmg} ({where})"
+        return f"{a.name} {signed(a.bonus)}{skill} vs {combat.DEFENSES[a.defense]}, {dmg} ({where})"
 
     def check(self, sb: Any) -> None:
         for a in sb.attacks:
@@ -119,7 +119,7 @@ class CosmereKind(StatblockKind):
             check_line(a.skill, "skill", NAME)
             check_word(a.type, "damage type")
             check_dice(a.damage, f"{a.name}'s damage")
-            if a.range and X.RANGE.fullmatch(a.range.strip()) is None:
+            if a.range and combat.RANGE.fullmatch(a.range.strip()) is None:
                 raise RuleError(f"{a.name}: a range is feet, short/long like 20/60 (melee: a reach like 10).")
             if a.kind == "melee" and "/" in a.range:
                 raise RuleError(f"{a.name}: a melee attack's range is its reach, one number of feet.")

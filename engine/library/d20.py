@@ -1,29 +1,33 @@
 """d20 statblocks: abilities, AC, hit points (number and dice), speed, initiative, saves, damage
 resistances, and attacks (bonus, reach or range, damage parts, a rider) that fill `d20_attack`."""
 
+from collections.abc import Iterable
 from typing import Annotated, Any, Literal
 
 import msgspec
 
-from engine.commands import Command
+from engine.commands import Command, Damage
 from engine.errors import RuleError
+from engine.events import Event
 from engine.library.base import (
     Statblock,
     StatblockKind,
     check_dice,
     check_name,
     check_word,
+    doubled,
+    find_attack,
     register_kind,
     signed,
 )
 from engine.limits import LINE
-from engine.rules.d20 import combat as X
+from engine.rules.d20 import combat
 from engine.state import Combatant
 from engine.text import check_line
 
 Score = Annotated[int, msgspec.Meta(ge=1, le=40)]
 Bonus = Annotated[int, msgspec.Meta(ge=-20, le=40)]
-ABILITY_KEYS = tuple(X.ABILITIES)  # str dex con int wis cha
+ABILITY_KEYS = tuple(combat.ABILITIES)  # str dex con int wis cha
 
 
 class Abilities(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_fields=True):
@@ -138,7 +142,7 @@ class D20Kind(StatblockKind):
         return tuple(sb.attacks)
 
     def attack_command(self, sb: Any) -> type[Command]:
-        return X.D20Attack
+        return combat.D20Attack
 
     def attack_fields(self, sb: Any, attack: Any) -> dict[str, Any]:
         """bonus, damage (dice of the first part, and of later parts of the same or no type), type,
@@ -167,6 +171,16 @@ class D20Kind(StatblockKind):
         if extra:
             fields["extra"] = tuple(extra)
         return fields
+
+    def follow_up(self, sb: Any, attack: str, events: Iterable[Event]) -> list[Command]:
+        """The attack's damage parts of another type than the first (a bite's 1d4 fire), each its own
+        Damage, when the attack hit (dice doubled on a critical)."""
+        extra = self.attack_fields(sb, find_attack(sb, attack)).get("extra", ())
+        rolled = next((e for e in events if isinstance(e, combat.AttackRolled)), None)
+        if not extra or rolled is None or rolled.outcome == "miss":
+            return []
+        crit = rolled.outcome == "critical"
+        return [Damage(rolled.target, dice=doubled(d) if crit else d, type=t, source=rolled.who) for d, t in extra]
 
     def attack_label(self, sb: Any, attack: Any) -> str:
         a: D20Attack = attack

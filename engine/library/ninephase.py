@@ -7,11 +7,11 @@ from typing import Annotated, Any
 
 import msgspec
 
-from engine import commands as C
 from engine.commands import Command
 from engine.errors import RuleError
 from engine.library.base import Statblock, StatblockKind, check_name, check_word, register_kind
 from engine.limits import TEXT
+from engine.rules.ninephase.commands import Activity
 from engine.state import ActivitySpec, Combatant
 from engine.text import check_multiline
 
@@ -73,7 +73,7 @@ class NinePhaseKind(StatblockKind):
         return tuple(sb.activities)
 
     def attack_command(self, sb: Any) -> type[Command]:
-        return C.Activity
+        return Activity
 
     def attack_fields(self, sb: Any, attack: Any) -> dict[str, Any]:
         a: NineActivity = attack

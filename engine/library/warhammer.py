@@ -9,7 +9,7 @@ import msgspec
 from engine.commands import Command
 from engine.errors import RuleError
 from engine.library.base import Statblock, StatblockKind, check_name, check_word, register_kind, signed
-from engine.rules.warhammer import combat as W
+from engine.rules.warhammer import combat
 from engine.state import Combatant
 
 Char = Annotated[int, msgspec.Meta(ge=0, le=200)]
@@ -130,7 +130,7 @@ class WarhammerKind(StatblockKind):
         return tuple(sb.weapons)
 
     def attack_command(self, sb: Any) -> type[Command]:
-        return W.Attack
+        return combat.Attack
 
     def attack_fields(self, sb: Any, attack: Any) -> dict[str, Any]:
         w: Weapon = attack
@@ -175,7 +175,7 @@ class WarhammerKind(StatblockKind):
             wp=s.get("wp", 30),
         )
         armour = Armour(**{k: s.get(f"ap_{k}", 0) for k in ("head", "body", "rarm", "larm", "rleg", "lleg", "shield")})
-        tier = W.tier(c)
+        tier = combat.tier(c)
         return WarhammerStatblock(
             name=c.name,
             kind=c.kind,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine import apply, new_fight
 from engine import commands as C
+from engine.rules.ninephase.commands import Activity
 from tui.cli import summary
 
 
@@ -23,7 +24,7 @@ def _to(f, phase):  # type: ignore[no-untyped-def]
 
 def test_a_channel_under_way_then_interrupted() -> None:
     f = _to(_fight(), 3)
-    f, _ = apply(f, C.Activity("c1", "Fireball", cost=3, earliest=3, channel=True))
+    f, _ = apply(f, Activity("c1", "Fireball", cost=3, earliest=3, channel=True))
     assert summary(f)["combatants"]["c1"]["channels"] == ["Fireball 3-6"]
     f = _to(f, 4)
     f, _ = apply(f, C.Damage("c1", amount=1))
@@ -32,7 +33,7 @@ def test_a_channel_under_way_then_interrupted() -> None:
 
 def test_a_channel_over_the_round_change() -> None:
     f = _to(_fight(), 8)
-    f, _ = apply(f, C.Activity("c1", "Call Storm", cost=3, earliest=8, channel=True, across_rounds=True))
+    f, _ = apply(f, Activity("c1", "Call Storm", cost=3, earliest=8, channel=True, across_rounds=True))
     assert summary(f)["combatants"]["c1"]["channels"] == ["Call Storm 8-2 (next round)"]
     f = _to(_to(f, 9), 1)
     assert summary(f)["combatants"]["c1"]["channels"] == ["Call Storm 8 (last round)-2"]

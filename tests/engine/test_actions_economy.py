@@ -15,7 +15,10 @@ from hypothesis import strategies as st
 
 from engine import History, RuleError, apply, get_ruleset, new_fight, ruleset_ids
 from engine import commands as C
+from engine.rules.cosmere.commands import ChooseSpeed, StartTurn
 from engine.rules.d20.combat import Ready, down_and_out, incapacitated, reactions_barred_by
+from engine.rules.ninephase.commands import Activity
+from engine.rules.warhammer.commands import Fortune
 from engine.ruleset import ActionInfo, EconomyItem, join_economy
 from engine.state import Fight
 from tests.engine.support import add, cid, play, setup
@@ -63,13 +66,13 @@ def check_actions(f: Fight) -> None:
     assert acts["end_fight"].available == accepts(f, C.EndFight()), acts["end_fight"]
     for c in f.combatants:
         if "fast_slow" in acts:
-            assert (c.id in acts["fast_slow"].who) == accepts(f, C.ChooseSpeed(c.id, "slow")), (c, acts["fast_slow"])
+            assert (c.id in acts["fast_slow"].who) == accepts(f, ChooseSpeed(c.id, "slow")), (c, acts["fast_slow"])
         if "take_turn" in acts:
-            assert (c.id in acts["take_turn"].who) == accepts(f, C.StartTurn(c.id)), (c, acts["take_turn"])
+            assert (c.id in acts["take_turn"].who) == accepts(f, StartTurn(c.id)), (c, acts["take_turn"])
         if "fortune" in acts:
-            assert (c.id in acts["fortune"].who) == accepts(f, C.Fortune(c.id, 0)), (c, acts["fortune"])
+            assert (c.id in acts["fortune"].who) == accepts(f, Fortune(c.id, 0)), (c, acts["fortune"])
         if "activity" in acts:
-            free = C.Activity(c.id, "A free look", cost=0)  # costs nothing: only the phase rules decide
+            free = Activity(c.id, "A free look", cost=0)  # costs nothing: only the phase rules decide
             assert (c.id in acts["activity"].who) == accepts(f, free), (c, acts["activity"])
         if "uncondition" in acts:
             assert (c.id in acts["uncondition"].who) == bool(c.conditions)
@@ -114,11 +117,11 @@ def check_economy(f: Fight) -> None:
             assert a.count == e.actions and a.total == 3
         if f.ruleset == "ninephase" and f.started and not f.ended:
             if r.state == "available":
-                assert accepts(f, C.Activity(c.id, "A quick duck", cost=0, reaction=True)), (r, c)
+                assert accepts(f, Activity(c.id, "A quick duck", cost=0, reaction=True)), (r, c)
             if a.state == "available":
-                assert accepts(f, C.Activity(c.id, "A quick step", cost=1)), (a, c)
+                assert accepts(f, Activity(c.id, "A quick step", cost=1)), (a, c)
             if r.state == "barred":
-                assert not accepts(f, C.Activity(c.id, "A quick duck", cost=0, reaction=True)), (r, c)
+                assert not accepts(f, Activity(c.id, "A quick duck", cost=0, reaction=True)), (r, c)
         if f.ruleset == "warhammer":
             assert ("parries" in items) == (e.parries > 0) and ("defensive" in items) == (e.defensive > 0)
             assert r.value == str(e.reactions)
@@ -204,7 +207,7 @@ def test_cosmere_economy_items_fast_turn_and_offers():
     kal, brute = cid(f, "Kal"), cid(f, "Brute")
     acts = by_key(f)
     assert set(acts["take_turn"].who) == {kal, brute} or kal in acts["take_turn"].who
-    f, _ = play(f, C.StartTurn(kal, "fast"))
+    f, _ = play(f, StartTurn(kal, "fast"))
     items = items_of(f, kal)
     assert items["speed"].value == "fast" and items["speed"].detail == "Fast turn" and items["speed"].text == "F"
     assert (items["action"].count, items["action"].total, items["action"].detail) == (2, 2, "2 of 2 left")
@@ -219,7 +222,7 @@ def test_ninephase_economy_items_one_turn_a_phase():
     f, _ = play(f, C.StartFight())
     ann = cid(f, "Ann")
     assert ann in by_key(f)["activity"].who
-    f, _ = play(f, C.Activity(ann, "Strike", cost=1))
+    f, _ = play(f, Activity(ann, "Strike", cost=1))
     items = items_of(f, ann)
     assert items["action"].state == "barred" and "one turn a phase" in items["action"].why
     assert items["action"].detail == "2 of 3 left this round" and items["master"].text == "M"
@@ -283,7 +286,7 @@ def test_ninephase_barred_items_say_one_turn_a_phase_on_the_sheet():
     items = items_of(f, ann)
     assert (items["reaction"].detail, items["master"].detail) == ("available", "available")
     assert items["action"].plain and not items["reaction"].plain
-    f, _ = play(f, C.Activity(ann, "Strike", cost=1))
+    f, _ = play(f, Activity(ann, "Strike", cost=1))
     items = items_of(f, ann)
     assert items["reaction"].detail == items["master"].detail == "barred (one turn a phase)"
     assert items["action"].plain and items["action"].detail == "2 of 3 left this round"
@@ -300,5 +303,5 @@ def test_warhammer_bonus_parries_and_cosmere_counts_are_plain_counts():
     assert items_of(f, cid(f, "Ann"))["reaction"].plain
     f = setup("cosmere", add("Kal", "pc", "party"), add("Brute"))
     f, _ = play(f, C.StartFight())
-    f, _ = play(f, C.StartTurn(cid(f, "Kal"), "fast"))
+    f, _ = play(f, StartTurn(cid(f, "Kal"), "fast"))
     assert items_of(f, cid(f, "Kal"))["action"].plain

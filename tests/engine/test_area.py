@@ -11,6 +11,8 @@ from engine import events as E
 from engine.area import AreaEffect, AreaTarget, KeptCondition, RemoveConditions
 from engine.mechanics import kept_up_ended
 from engine.rules.d20.combat import SaveDue
+from engine.rules.ninephase.commands import Activity
+from engine.rules.ninephase.events import ChannelInterrupted
 from tests.engine.support import add, by_name, cid, frozen_copy, log, of, play, setup
 
 
@@ -198,16 +200,16 @@ def test_ninephase_channels_break_grit_first_and_a_save_is_a_save():
     a, o = cid(f, "Archer"), cid(f, "Orc")
     while f.phase < 3:
         f, _ = play(f, C.NextTurn())
-    f, _ = play(f, C.Activity(a, "Storm", cost=3, earliest=3, channel=True), C.NextTurn())
+    f, _ = play(f, Activity(a, "Storm", cost=3, earliest=3, channel=True), C.NextTurn())
     f2, ev = apply(f, AreaEffect((T(a), T(o, saved=True)), amount=6, label="Blast"))
-    broken = of(ev, E.ChannelInterrupted)
+    broken = of(ev, ChannelInterrupted)
     assert [b.name for b in broken] == ["Archer"]
     # grit first, as the nine-phase Damage command does
     assert by_name(f2, "Archer").pool("grit").current == 0 and hp(f2, "Archer") == 8
     assert by_name(f2, "Orc").pool("grit").current == 0 and hp(f2, "Orc") == 12
     # the GM's call that a channeler saved for none: the save itself breaks the channel
     f3, ev = apply(f, AreaEffect((T(a, saved=True),), amount=6, none_on_save=True))
-    assert of(ev, E.ChannelInterrupted) and hp(f3, "Archer") == 10
+    assert of(ev, ChannelInterrupted) and hp(f3, "Archer") == 10
 
 
 def test_the_command_and_its_events_survive_json():

@@ -10,6 +10,8 @@ from engine import RuleError, apply, command_union, new_fight
 from engine import commands as C
 from engine import events as E
 from engine.dice import Rng
+from engine.rules.cosmere.commands import ChooseSpeed
+from engine.rules.warhammer.commands import Fortune
 from engine.state import Duration, Fight
 from tests.engine.support import add, frozen_copy, log, of, play, setup
 
@@ -155,8 +157,8 @@ def test_set_initiative_and_reorder_refuse_nonsense():
 
 def test_a_command_the_ruleset_does_not_know_is_refused():
     f = setup("d20", add("A"))
-    refused(f, C.Fortune("c1", 0), "d20 has no 'fortune' command")
-    refused(f, C.ChooseSpeed("c1", "fast"), "no 'speed' command")
+    refused(f, Fortune("c1", 0), "d20 has no 'fortune' command")
+    refused(f, ChooseSpeed("c1", "fast"), "no 'speed' command")
     with pytest.raises(RuleError, match="Unknown ruleset 'chess'"):
         new_fight("chess")
 

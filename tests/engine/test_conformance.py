@@ -30,6 +30,9 @@ from hypothesis import strategies as st
 
 from engine import History, RuleError, apply, command_union, core, event_union, get_ruleset, new_fight, ruleset_ids
 from engine import commands as C
+from engine.rules.cosmere.commands import ChooseSpeed, StartTurn
+from engine.rules.ninephase.commands import Activity
+from engine.rules.warhammer.commands import Fortune
 from engine.state import Duration, Fight, state_hook
 
 # every registered ruleset: a fifth one registered before collection is covered as well
@@ -219,18 +222,18 @@ def own(draw: Draw, f: Fight, w: str) -> C.Command:
             name = pick(draw, ("", "Strike", "Move", "Reactive Strike", "Banter"))
             return C.UseAction(w, what, name, cost=draw(st.integers(0, 4)))
         if n == 1:
-            return C.StartTurn(w, pick(draw, ("", "fast", "slow")))
-        return C.ChooseSpeed(w, pick(draw, ("", "fast", "slow")))
+            return StartTurn(w, pick(draw, ("", "fast", "slow")))
+        return ChooseSpeed(w, pick(draw, ("", "fast", "slow")))
     if rules == "warhammer":
         if draw(BOOL):
             what = pick(draw, ("action", "defensive", "parry", "dodge", "bonus"))
             return C.UseAction(w, what, target=pick(draw, ("",) + ids_of(f)))
-        return C.Fortune(w, draw(st.integers(-1, 5)))
+        return Fortune(w, draw(st.integers(-1, 5)))
     if rules != "ninephase":
         # a ruleset this file does not know: its own commands, and use, filled in from their types
         own_types = tuple(get_ruleset(rules).handlers()) + (C.UseAction,)
         return fuzz_struct(draw, pick(draw, own_types), f)
-    return C.Activity(
+    return Activity(
         w,
         pick(draw, ("Move", "Loose", "Storm", "Duck", "Shout")),
         cost=maybe(draw, draw(st.integers(-1, 4))),

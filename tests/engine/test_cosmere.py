@@ -7,6 +7,7 @@ import pytest
 from engine import RuleError, get_ruleset
 from engine import commands as C
 from engine import events as E
+from engine.rules.cosmere.commands import ChooseSpeed, StartTurn
 from tests.engine.support import add, by_name, cid, frozen_copy, names, of, play, setup
 
 
@@ -36,10 +37,10 @@ def turn_of(ev) -> list[tuple[str, str]]:
 def test_cosmere_fast_turn_two_actions_slow_turn_three():
     f, _ = started()
     kal, para = cid(f, "Kal"), cid(f, "Parshendi")
-    f, ev = play(f, C.StartTurn(kal, "fast"))
+    f, ev = play(f, StartTurn(kal, "fast"))
     assert by_name(f, "Kal").economy.actions == 2
     assert turn_of(ev) == [("Kal", "fast turn, 2 actions")]
-    f, ev = play(f, C.NextTurn(), C.StartTurn(para, "slow"))
+    f, ev = play(f, C.NextTurn(), StartTurn(para, "slow"))
     assert by_name(f, "Parshendi").economy.actions == 3
     assert f.phase == 3  # the slow NPC phase
 
@@ -48,9 +49,9 @@ def test_cosmere_phases_run_fast_pcs_fast_npcs_slow_pcs_slow_npcs():
     f, _ = started()
     f, _ = play(
         f,
-        C.ChooseSpeed(cid(f, "Shal"), "fast"),
-        C.ChooseSpeed(cid(f, "Assassin"), "fast"),
-        C.ChooseSpeed(cid(f, "Kal"), "slow"),
+        ChooseSpeed(cid(f, "Shal"), "fast"),
+        ChooseSpeed(cid(f, "Assassin"), "fast"),
+        ChooseSpeed(cid(f, "Kal"), "slow"),
     )
     turns, phases = [], []
     for _ in range(6):
@@ -71,24 +72,24 @@ def test_cosmere_phases_run_fast_pcs_fast_npcs_slow_pcs_slow_npcs():
 def test_cosmere_each_combatant_one_turn_a_round():
     f, _ = started()
     kal = cid(f, "Kal")
-    f, _ = play(f, C.StartTurn(kal, "fast"), C.NextTurn())
+    f, _ = play(f, StartTurn(kal, "fast"), C.NextTurn())
     with pytest.raises(RuleError, match="already taken its turn"):
-        play(f, C.StartTurn(kal, "slow"))
+        play(f, StartTurn(kal, "slow"))
     with pytest.raises(RuleError, match="already taken its turn"):
-        play(f, C.ChooseSpeed(kal, "slow"))
+        play(f, ChooseSpeed(kal, "slow"))
 
 
 def test_cosmere_pc_may_choose_fast_at_the_moment_it_acts():
     f, _ = started()
     kal, shal = cid(f, "Kal"), cid(f, "Shal")
-    f, _ = play(f, C.ChooseSpeed(kal, "fast"), C.NextTurn())
+    f, _ = play(f, ChooseSpeed(kal, "fast"), C.NextTurn())
     assert f.current == kal
     # Kal's fast turn ends; Shal has not decided, so the fast-PC phase waits for her
     f, ev = play(f, C.NextTurn())
     assert f.current == "" and f.phase == 0
     assert not of(ev, E.PhaseStarted)
     # she decides now, in the moment, to go fast
-    f, ev = play(f, C.StartTurn(shal, "fast"))
+    f, ev = play(f, StartTurn(shal, "fast"))
     assert turn_of(ev) == [("Shal", "fast turn, 2 actions")]
     assert f.phase == 0
     # pressing next with nobody left to decide moves on to the fast NPCs (none) and slow PCs
@@ -99,36 +100,36 @@ def test_cosmere_pc_may_choose_fast_at_the_moment_it_acts():
     f2, _ = play(f2, C.NextTurn())  # nobody chose fast: on to the slow PCs, Kal first
     assert f2.phase == 2 and f2.current == cid(f2, "Kal")
     with pytest.raises(RuleError, match="fast turns .* are over"):
-        play(f2, C.StartTurn(cid(f2, "Shal"), "fast"))
+        play(f2, StartTurn(cid(f2, "Shal"), "fast"))
     with pytest.raises(RuleError, match="fast turns .* are over"):
-        play(f2, C.ChooseSpeed(cid(f2, "Shal"), "fast"))
+        play(f2, ChooseSpeed(cid(f2, "Shal"), "fast"))
 
 
 def test_cosmere_pc_without_a_choice_takes_a_slow_turn_once_fast_turns_are_over():
     f, _ = started()
     kal = cid(f, "Kal")
-    f, _ = play(f, C.ChooseSpeed(kal, "fast"), C.ChooseSpeed(cid(f, "Assassin"), "fast"))
+    f, _ = play(f, ChooseSpeed(kal, "fast"), ChooseSpeed(cid(f, "Assassin"), "fast"))
     f, _ = play(f, C.NextTurn(), C.NextTurn())  # Kal went fast; the phase waits for Shal
     assert f.phase == 0 and f.current == ""
     f, _ = play(f, C.NextTurn())  # she does not take it: on to the fast NPC
     assert f.current == cid(f, "Assassin")
-    f, ev = play(f, C.StartTurn(cid(f, "Shal")))
+    f, ev = play(f, StartTurn(cid(f, "Shal")))
     assert turn_of(ev) == [("Shal", "slow turn, 3 actions")]
 
 
 def test_cosmere_pc_that_chose_fast_but_missed_the_phase_goes_slow():
     f, _ = started()
     shal = cid(f, "Shal")
-    f, _ = play(f, C.ChooseSpeed(shal, "fast"), C.ChooseSpeed(cid(f, "Assassin"), "fast"))
-    f, _ = play(f, C.StartTurn(cid(f, "Assassin")))  # the GM moves on to a fast NPC turn
+    f, _ = play(f, ChooseSpeed(shal, "fast"), ChooseSpeed(cid(f, "Assassin"), "fast"))
+    f, _ = play(f, StartTurn(cid(f, "Assassin")))  # the GM moves on to a fast NPC turn
     assert f.phase == 1
-    f, ev = play(f, C.StartTurn(shal))
+    f, ev = play(f, StartTurn(shal))
     assert turn_of(ev) == [("Shal", "slow turn, 3 actions")]
 
 
 def test_cosmere_gm_picks_which_npcs_go_fast():
     f, _ = started()
-    f, _ = play(f, C.ChooseSpeed(cid(f, "Parshendi"), "fast"))
+    f, _ = play(f, ChooseSpeed(cid(f, "Parshendi"), "fast"))
     rs = get_ruleset("cosmere")
     assert names(f, [c.id for c in rs.suggested(f, 1)]) == ["Parshendi"]
     # the others wait for the slow NPC phase (where a picked NPC that missed its phase may go too)
@@ -136,7 +137,7 @@ def test_cosmere_gm_picks_which_npcs_go_fast():
     # the GM may also start an NPC's fast turn directly, in its phase
     f, _ = play(f, C.NextTurn())
     assert f.phase == 1 and f.current == cid(f, "Parshendi")
-    f, ev = play(f, C.StartTurn(cid(f, "Assassin"), "fast"))
+    f, ev = play(f, StartTurn(cid(f, "Assassin"), "fast"))
     assert turn_of(ev) == [("Assassin", "fast turn, 2 actions")]
     while f.phase < 3:
         f, _ = play(f, C.NextTurn())
@@ -152,10 +153,10 @@ def test_cosmere_allied_npcs_act_in_npc_phases():
     assert teft not in [c.id for c in rs.suggested(f, 0)]
     assert teft not in [c.id for c in rs.suggested(f, 2)]
     assert teft in [c.id for c in rs.suggested(f, 3)]
-    f, _ = play(f, C.ChooseSpeed(teft, "fast"))
+    f, _ = play(f, ChooseSpeed(teft, "fast"))
     assert [c.id for c in rs.suggested(f, 1)] == [teft]
     # an allied NPC cannot slip into a PC phase
-    f, _ = play(f, C.StartTurn(teft, "fast"))
+    f, _ = play(f, StartTurn(teft, "fast"))
     assert f.phase == 1
 
 
@@ -168,10 +169,10 @@ def test_cosmere_reaction_at_start_of_every_turn_and_at_start_of_combat():
     with pytest.raises(RuleError, match="no reaction left"):
         play(f, C.UseAction(kal, "reaction"))
     # ... until the start of its turn, fast or slow
-    f, _ = play(f, C.StartTurn(kal, "fast"))
+    f, _ = play(f, StartTurn(kal, "fast"))
     assert by_name(f, "Kal").economy.reactions == 1
     # reactions do not stack: an unused one is replaced, not added to
-    f, _ = play(f, C.NextTurn(), C.StartTurn(cid(f, "Shal"), "fast"))
+    f, _ = play(f, C.NextTurn(), StartTurn(cid(f, "Shal"), "fast"))
     assert by_name(f, "Shal").economy.reactions == 1
     # a reaction can be used off one's own turn
     f, _ = play(f, C.UseAction(kal, "reaction", "Reactive Strike"))
@@ -186,7 +187,7 @@ def test_cosmere_surprised_gets_no_starting_reaction_and_loses_it_after_first_tu
     assert by_name(f, "Kal").economy.reactions == 1
     with pytest.raises(RuleError, match="no reaction"):
         play(f, C.UseAction(para, "reaction"))
-    f, _ = play(f, C.StartTurn(para, "slow"))
+    f, _ = play(f, StartTurn(para, "slow"))
     # its own turn brings a reaction; Surprised lasts until the end of that first turn
     assert by_name(f, "Parshendi").economy.reactions == 1
     assert by_name(f, "Parshendi").has("Surprised")
@@ -199,7 +200,7 @@ def test_cosmere_surprised_gets_no_starting_reaction_and_loses_it_after_first_tu
 def test_cosmere_unused_actions_are_lost_at_end_of_turn():
     f, _ = started()
     kal = cid(f, "Kal")
-    f, _ = play(f, C.StartTurn(kal, "slow"))
+    f, _ = play(f, StartTurn(kal, "slow"))
     assert f.phase == 2
     f, _ = play(f, C.UseAction(kal, "action", "Strike"))
     f, ev = play(f, C.NextTurn())
@@ -213,7 +214,7 @@ def test_cosmere_unused_actions_are_lost_at_end_of_turn():
 def test_cosmere_each_named_action_once_per_turn():
     f, _ = started()
     kal = cid(f, "Kal")
-    f, _ = play(f, C.StartTurn(kal, "slow"), C.UseAction(kal, "action", "Strike"))
+    f, _ = play(f, StartTurn(kal, "slow"), C.UseAction(kal, "action", "Strike"))
     before = frozen_copy(f)
     with pytest.raises(RuleError, match="once per turn"):
         play(f, C.UseAction(kal, "action", "strike"))
@@ -230,13 +231,13 @@ def test_cosmere_each_named_action_once_per_turn():
     # next round, Strike is available again
     while f.round == 1:
         f, _ = play(f, C.NextTurn())
-    f, _ = play(f, C.StartTurn(kal, "fast"), C.UseAction(kal, "action", "Strike"))
+    f, _ = play(f, StartTurn(kal, "fast"), C.UseAction(kal, "action", "Strike"))
 
 
 def test_cosmere_action_costs_are_one_to_three():
     f, _ = started()
     kal = cid(f, "Kal")
-    f, _ = play(f, C.StartTurn(kal, "slow"))
+    f, _ = play(f, StartTurn(kal, "slow"))
     for cost in (0, 4, -1):
         with pytest.raises(RuleError):
             play(f, C.UseAction(kal, "action", "Odd", cost=cost))

@@ -10,6 +10,7 @@ import pytest
 from engine import RuleError, apply, command_union, new_fight, validate_fight
 from engine import commands as C
 from engine.dice import RNG_LIMIT, Rng, draw, parse, roll
+from engine.rules.ninephase.commands import Activity
 from engine.state import Duration, Fight, state_hook
 from engine.text import is_id
 from tests.engine.support import add, play, setup
@@ -97,7 +98,7 @@ def test_the_rulesets_own_commands_are_checked_too() -> None:
     refused(n, DefineActivity(ActivitySpec("Spell", note="x\x1b]0;t\x07")), "control")
     refused(n, DoActivity("c1", "Move\u2066"), "control")
     refused(n, StopChannel("c1", reason="r\x1b"), "control")
-    refused(n, C.Activity("c1", "Charge\u202d"), "control")
+    refused(n, Activity("c1", "Charge\u202d"), "control")
     w = setup("warhammer", add("A"), add("B"))
     refused(w, Attack("c1", "c2", weapon="Sword\x1b[31m"), "control")
     refused(w, Critical("c1", source="fall\x9d"), "control")

@@ -8,6 +8,8 @@ from engine import RuleError, get_ruleset
 from engine import commands as C
 from engine import events as E
 from engine.rules.ninephase import catalog as K
+from engine.rules.ninephase.commands import Activity
+from engine.rules.ninephase.events import ChannelInterrupted, ChannelResolved
 from tests.engine.support import add, by_name, cid, frozen_copy, log, of, play, setup
 
 
@@ -27,8 +29,8 @@ def to_phase(f, phase: int, round_: int | None = None):
     return f, events
 
 
-def act(who: str, name: str, **kw) -> C.Activity:
-    return C.Activity(who, name, **kw)
+def act(who: str, name: str, **kw) -> Activity:
+    return Activity(who, name, **kw)
 
 
 def test_ninephase_nine_phases_a_round():
@@ -183,7 +185,7 @@ def test_ninephase_channel_resolves_after_cost_phases():
     resolved = []
     for _ in range(3):
         f, ev = play(f, C.NextTurn())
-        resolved += [(e.activity, e.phase, f.phase) for e in of(ev, E.ChannelResolved)]
+        resolved += [(e.activity, e.phase, f.phase) for e in of(ev, ChannelResolved)]
     assert resolved == [("Storm", 6, 6)]
     # its completion is not another turn: the reaction is still free in phase 6
     play(f, act(a, "Duck", reaction=True))
@@ -202,18 +204,18 @@ def test_ninephase_channel_breaks_on_damage_or_a_save_strictly_inside_its_window
     f, _ = play(f, act(a, "Storm", cost=3, earliest=3, channel=True))
     # damage in the starting phase is adjudicated with it: no interruption
     f, ev = play(f, C.Damage(a, 1))
-    assert not of(ev, E.ChannelInterrupted)
+    assert not of(ev, ChannelInterrupted)
     g, _ = to_phase(f, 4)
     g, ev = play(g, C.Damage(a, 1))
-    assert of(ev, E.ChannelInterrupted)
+    assert of(ev, ChannelInterrupted)
     h, _ = to_phase(f, 5)
     h, ev = play(h, C.SavingThrow(a, "d20", dc=10, given=(15,)))
-    assert of(ev, E.ChannelInterrupted)
+    assert of(ev, ChannelInterrupted)
     # an Uninterruptible Channel holds
     u = fight()
     u, _ = to_phase(u, 2)
     u, _ = play(u, act(a, "Ward", cost=2, earliest=2, uninterruptible=True), C.NextTurn(), C.Damage(a, 2))
-    assert not of(_, E.ChannelInterrupted)
+    assert not of(_, ChannelInterrupted)
 
 
 def test_ninephase_dropped_combatant_completes_its_phase_and_cannot_act_after():

@@ -7,6 +7,7 @@ import pytest
 from engine import RuleError
 from engine import commands as C
 from engine import events as E
+from engine.rules.warhammer.commands import Fortune
 from engine.rules.warhammer.ruleset import success_levels
 from tests.engine.support import add, by_name, cid, frozen_copy, names, of, play, setup
 
@@ -80,14 +81,14 @@ def test_warhammer_fortune_picks_slot_for_one_round():
     assert f.current == "" and f.phase == -1
     assert of(ev, E.Info)
     ulf = cid(f, "Ulf")
-    f, ev = play(f, C.Fortune(ulf, 0))
+    f, ev = play(f, Fortune(ulf, 0))
     assert names(f, f.order) == ["Ulf", "Wig", "Goblin", "Troll"]
     assert by_name(f, "Ulf").pool("fortune").current == 1
     f, ev = play(f, C.NextTurn())
     assert f.current == ulf
     # once someone has acted it is too late to buy a slot
     with pytest.raises(RuleError, match="start of a round"):
-        play(f, C.Fortune(cid(f, "Ulf"), 2))
+        play(f, Fortune(cid(f, "Ulf"), 2))
     for _ in range(4):
         f, ev = play(f, C.NextTurn())
     # round 2: the bought slot is gone, the order is by SL again
@@ -99,13 +100,13 @@ def test_warhammer_fortune_needs_a_point_to_spend():
     f = band(fortune=1)
     f, _ = start(f, {"Ulf": 99, "Wig": 20, "Goblin": 20, "Troll": 10})
     with pytest.raises(RuleError, match="no Fortune"):
-        play(f, C.Fortune(cid(f, "Goblin"), 0))
+        play(f, Fortune(cid(f, "Goblin"), 0))
     with pytest.raises(RuleError, match="outside the order"):
-        play(f, C.Fortune(cid(f, "Ulf"), 9))
-    f, _ = play(f, C.Fortune(cid(f, "Ulf"), 1))
+        play(f, Fortune(cid(f, "Ulf"), 9))
+    f, _ = play(f, Fortune(cid(f, "Ulf"), 1))
     before = frozen_copy(f)
     with pytest.raises(RuleError, match="no Fortune"):
-        play(f, C.Fortune(cid(f, "Ulf"), 0))
+        play(f, Fortune(cid(f, "Ulf"), 0))
     assert frozen_copy(f) == before
     # with no Fortune left anywhere the next round does not wait
     for _ in range(5):

@@ -10,6 +10,8 @@ from engine import commands as C
 from engine.dice import Rng
 from engine.errors import RuleError
 from engine.library import ninephase as N
+from engine.rules.cosmere.commands import StartTurn
+from engine.rules.ninephase.commands import Activity
 
 RULES = ("d20", "cosmere", "warhammer", "ninephase")
 
@@ -44,7 +46,7 @@ def test_every_starter_entry_is_added_and_attacks(rid):
         cls = L.attack_command(sb)
         fields = {k: v for k, v in L.attack_fields(sb, a).items() if k != "extra"}
         if rid == "cosmere":
-            f, _ = apply(f, C.StartTurn(who="c2"))
+            f, _ = apply(f, StartTurn(who="c2"))
         else:
             for _ in range(4):  # on to one of the copies' turns (attacks are made on one's own turn)
                 if f.current in ("c2", "c3"):
@@ -111,7 +113,7 @@ def test_ninephase_activity_is_performed_and_spends_its_resource():
     for _ in range(2):
         f, _ = apply(f, C.NextTurn())  # on to phase 3
     burst = L.find_attack(sb, "Cinder Burst")
-    f, _ = apply(f, C.Activity(who="c1", **L.attack_fields(sb, burst)))
+    f, _ = apply(f, Activity(who="c1", **L.attack_fields(sb, burst)))
     assert f.get("c1").pool("embers").current == 2
     assert N.catalog(sb)[1].name == "Cinder Burst" and N.catalog(sb)[1].channel
 

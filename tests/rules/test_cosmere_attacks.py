@@ -12,6 +12,7 @@ from engine import RuleError, apply
 from engine import commands as C
 from engine.history import History
 from engine.rules.cosmere import combat as X
+from engine.rules.cosmere.commands import StartTurn
 from tests.engine.support import by_name, cid, frozen_copy, log, of, play, setup
 
 
@@ -29,7 +30,7 @@ def arena():
         add("Teft", "npc", "party", hp=15, focus=2, phy=13),
         seed=3,
     )
-    f, _ = play(f, C.StartFight(), C.StartTurn(cid(f, "Kaladin"), "fast"))
+    f, _ = play(f, C.StartFight(), StartTurn(cid(f, "Kaladin"), "fast"))
     return f
 
 
@@ -171,7 +172,7 @@ def test_cosmere_brace_with_cover_gives_incoming_attacks_a_disadvantage_until_it
     while f.round == 1:
         f, ev = play(f, C.NextTurn())
     assert by_name(f, "Kaladin").has("Braced")  # through everyone else's turns
-    f, ev = play(f, C.StartTurn(k))  # next round, its next turn: the Brace is over
+    f, ev = play(f, StartTurn(k))  # next round, its next turn: the Brace is over
     assert not by_name(f, "Kaladin").has("Braced")
 
 

@@ -13,6 +13,7 @@ from engine.dice import DiceRoll, Rng
 from engine.history import History
 from engine.mechanics import EffectRolled
 from engine.rules.cosmere import combat as X
+from engine.rules.cosmere.commands import StartTurn
 
 
 def dice(r: DiceRoll) -> tuple[int, ...]:
@@ -25,7 +26,7 @@ def entered(cmd: C.Command, events: tuple[E.Event, ...]) -> C.Command:
     r = msgspec.structs.replace
     if isinstance(cmd, C.StartFight):
         return r(cmd, initiative=tuple((e.who, dice(e.roll)) for e in events if isinstance(e, E.InitiativeRolled)))
-    if isinstance(cmd, (C.NextTurn, C.StartTurn)):
+    if isinstance(cmd, (C.NextTurn, StartTurn)):
         return r(cmd, rolls=rolls)
     if isinstance(cmd, X.CosmereAttack):
         a = next(e for e in events if isinstance(e, X.CosmereAttackRolled))
@@ -43,7 +44,7 @@ def script() -> list[C.Command]:
         C.AddCombatant("Stormsinger", stats=(("hp", 40), ("phy", 12), ("cog", 14)), flags=("boss",)),
         C.StartFight(),
         X.EnterTerrain(w1, "1d4", "embers"),
-        C.StartTurn(k, "fast"),
+        StartTurn(k, "fast"),
         X.CosmereAttack(k, (w1, w2), modifier=5, damage="2d6", label="Spear", graze=(w2,), unsensed=()),
         X.CosmereAttack(
             k, (boss,), modifier=3, damage="1d8", defense="cog", action="Startling Blow", kind="ranged", long_range=True

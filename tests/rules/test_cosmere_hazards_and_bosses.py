@@ -9,6 +9,7 @@ from engine import commands as C
 from engine.core import rolls_due
 from engine.mechanics import EffectRolled
 from engine.rules.cosmere import combat as X
+from engine.rules.cosmere.commands import ChooseSpeed, StartTurn
 from engine.rules.cosmere.ruleset import CONDITIONS
 from tests.engine.support import by_name, cid, frozen_copy, log, names, of, play, setup
 
@@ -71,8 +72,8 @@ def test_cosmere_dangerous_terrain_hurts_on_entering_and_at_the_start_of_each_tu
     f, ev = play(f, X.EnterTerrain(k, "1d6", "burning embers", given=(4,)))
     assert by_name(f, "Kaladin").hp == 26 and by_name(f, "Kaladin").has(X.TERRAIN)
     assert "moved into burning embers" in of(ev, X.E.Damaged)[0].detail
-    assert rolls_due(f, C.StartTurn(k, "fast")) == ((k, X.TERRAIN, "1d6"),)
-    f, ev = play(f, C.StartTurn(k, "fast", rolls=(C.GivenRoll(k, X.TERRAIN, (2,)),)))
+    assert rolls_due(f, StartTurn(k, "fast")) == ((k, X.TERRAIN, "1d6"),)
+    f, ev = play(f, StartTurn(k, "fast", rolls=(C.GivenRoll(k, X.TERRAIN, (2,)),)))
     e = of(ev, EffectRolled)[0]
     assert (e.roll.total, e.roll.entered) == (2, True) and by_name(f, "Kaladin").hp == 24
     assert "starts its turn in burning embers" in log(ev)[-1]
@@ -80,7 +81,7 @@ def test_cosmere_dangerous_terrain_hurts_on_entering_and_at_the_start_of_each_tu
     f, _ = play(f, C.RemoveCondition(k, X.TERRAIN))
     while f.round == 1:
         f, _ = play(f, C.NextTurn())
-    assert rolls_due(f, C.StartTurn(k)) == ()
+    assert rolls_due(f, StartTurn(k)) == ()
 
 
 def test_cosmere_turn_start_dice_are_refused_when_nothing_rolls():
@@ -88,7 +89,7 @@ def test_cosmere_turn_start_dice_are_refused_when_nothing_rolls():
     k = cid(f, "Kaladin")
     before = frozen_copy(f)
     with pytest.raises(RuleError, match="No In dangerous terrain roll was due for Kaladin"):
-        play(f, C.StartTurn(k, rolls=(C.GivenRoll(k, X.TERRAIN, (2,)),)))
+        play(f, StartTurn(k, rolls=(C.GivenRoll(k, X.TERRAIN, (2,)),)))
     with pytest.raises(RuleError, match="was due"):
         play(f, C.NextTurn(rolls=(C.GivenRoll(k, "Bleeding", (2,)),)))
     with pytest.raises(RuleError, match="was due"):
@@ -135,21 +136,21 @@ def test_cosmere_boss_gets_a_fresh_reaction_each_turn_and_cannot_pick_one_speed(
     f = fight()
     boss = cid(f, "Stormsinger")
     with pytest.raises(RuleError, match="boss: it takes both a fast and a slow turn"):
-        play(f, C.ChooseSpeed(boss, "slow"))
-    f, _ = play(f, C.StartTurn(boss))
+        play(f, ChooseSpeed(boss, "slow"))
+    f, _ = play(f, StartTurn(boss))
     assert by_name(f, "Stormsinger").economy.speed == "fast"
     f, ev = play(f, C.NextTurn())
     assert "takes a slow turn too" in " ".join(log(ev))
     f, _ = play(f, X.CosmereAttack(boss, (cid(f, "Kaladin"),), use="reaction", given=(2,)))
     assert by_name(f, "Stormsinger").economy.reactions == 0
     with pytest.raises(RuleError, match="has had its fast turn"):
-        play(f, C.StartTurn(boss, "fast"))
-    f, _ = play(f, C.StartTurn(boss))
+        play(f, StartTurn(boss, "fast"))
+    f, _ = play(f, StartTurn(boss))
     e = by_name(f, "Stormsinger").economy
     assert (e.speed, e.actions, e.reactions) == ("slow", 3, 1)
     f, _ = play(f, C.NextTurn())
     with pytest.raises(RuleError, match="already taken its turn"):
-        play(f, C.StartTurn(boss))
+        play(f, StartTurn(boss))
 
 
 def test_cosmere_boss_is_suggested_for_the_fast_npc_phase_without_choosing():

@@ -10,6 +10,7 @@ from engine import RuleError, apply
 from engine import commands as C
 from engine import events as E
 from engine.rules.cosmere import combat as X
+from engine.rules.cosmere.commands import StartTurn
 from engine.state import Duration
 from tests.engine.support import by_name, cid, frozen_copy, log, of, play, setup
 
@@ -27,7 +28,7 @@ def arena():
         add("Archer", hp=20, phy=12),
         add("Teft", "npc", "party", hp=15),
     )
-    f, _ = play(f, C.StartFight(), C.StartTurn("c1", "fast"))
+    f, _ = play(f, C.StartFight(), StartTurn("c1", "fast"))
     return f
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine import commands as C
 from engine.core import apply, new_fight
+from engine.rules.warhammer.commands import Fortune
 
 
 def _fight():
@@ -18,7 +19,7 @@ def _fight():
 def test_warhammer_fortune_slot_between_exact_ties_lasts_one_round() -> None:
     f = _fight()
     assert f.order == ("c1", "c2", "c3")
-    f, _ = apply(f, C.Fortune("c3", 0))
+    f, _ = apply(f, Fortune("c3", 0))
     assert f.order == ("c3", "c1", "c2")
     for _ in range(4):  # three turns, then round 2 (which pauses for Fortune: Ada and Bea have some)
         f, _ = apply(f, C.NextTurn())

@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine import commands as C
 from engine.rules.ninephase import board as B
 from engine.rules.ninephase import catalog as K
+from engine.rules.ninephase.commands import Activity
 from engine.state import ActivitySpec
 from tests.rules.test_ninephase_text import fight, play, refused, to_phase
 
@@ -71,9 +72,9 @@ def test_without_the_permission_it_is_still_refused_and_only_a_channel_can_have_
     refused(f, K.DefineActivity(ActivitySpec("Shout", cost=1, across_rounds=True)), "only a channel")
     # the ad-hoc activity takes the same permission
     f = to_phase(f, 8)
-    g, log = play(f, C.Activity("c1", "Call Storm", cost=3, earliest=8, channel=True, across_rounds=True))
+    g, log = play(f, Activity("c1", "Call Storm", cost=3, earliest=8, channel=True, across_rounds=True))
     assert log[-1].endswith("resolving in phase 2 of the next round")
-    refused(f, C.Activity("c1", "Call Storm", cost=3, earliest=8, channel=True), "after the round ends")
+    refused(f, Activity("c1", "Call Storm", cost=3, earliest=8, channel=True), "after the round ends")
 
 
 def test_a_channel_that_finished_in_the_round_is_not_carried():
@@ -88,9 +89,9 @@ def test_a_channel_that_finished_in_the_round_is_not_carried():
 def test_two_channels_of_one_activity_are_told_apart_by_the_phase_they_began():
     # one runs on from last round's phase 8 and the same activity is begun again in phase 1
     f = to_phase(fight("Mirelle", "Orc"), 8)
-    f, _ = play(f, C.Activity("c1", "Gale", cost=3, earliest=8, channel=True, across_rounds=True))
+    f, _ = play(f, Activity("c1", "Gale", cost=3, earliest=8, channel=True, across_rounds=True))
     f = to_phase(to_phase(f, 9), 1)
-    f, _ = play(f, C.Activity("c1", "Gale", cost=2, earliest=1, channel=True))
+    f, _ = play(f, Activity("c1", "Gale", cost=2, earliest=1, channel=True))
     assert [ch.activity for ch in f.get("c1").channels if ch.status == ""] == ["Gale", "Gale"]
     refused(f, K.StopChannel("c1", "Gale"), "say which by the phase it began")
     refused(f, K.StopChannel("c1", "Gale", start=5), "no channel called Gale begun in phase 5")

@@ -9,6 +9,7 @@ from engine import RuleError, apply, describe, new_fight
 from engine import commands as C
 from engine.dice import DiceRoll, Rng
 from engine.rules.ninephase import catalog as K
+from engine.rules.ninephase.commands import Activity
 from engine.state import Fight
 
 
@@ -38,7 +39,7 @@ def setup() -> Fight:
         f, _ = apply(f, C.AddCombatant(name, stats=(("hp", 20), ("grit", 4))))
     f, _ = apply(f, C.StartFight())
     f, _ = apply(f, C.NextTurn())
-    f, _ = apply(f, C.Activity("c1", "Bless", cost=3, earliest=2, channel=True))
+    f, _ = apply(f, Activity("c1", "Bless", cost=3, earliest=2, channel=True))
     f, _ = apply(f, C.NextTurn())
     return f
 

@@ -11,6 +11,7 @@ from engine import commands as C
 from engine.history import History
 from engine.rules.ninephase import board as B
 from engine.rules.ninephase import catalog as K
+from engine.rules.ninephase.commands import Activity
 from engine.state import ActivitySpec, Fight, state_hook
 
 
@@ -112,27 +113,27 @@ def test_rule1_a_phase_locked_activity_only_in_its_phase():
     f, _ = play(f, K.DefineActivity(ActivitySpec("Riposte stance", phase=3, lock=True)))
     f = to_phase(f, 4)
     refused(f, K.DoActivity("c1", "Riposte stance"), "Phase Locked to phase 3")
-    refused(f, C.Activity("c1", "Lunge", lock=True, earliest=3), "Phase Locked to phase 3")
-    refused(f, C.Activity("c1", "Lunge", lock=True), "give the phase")
+    refused(f, Activity("c1", "Lunge", lock=True, earliest=3), "Phase Locked to phase 3")
+    refused(f, Activity("c1", "Lunge", lock=True), "give the phase")
 
 
 def test_rule1_not_enough_actions_left():
     f = to_phase(fight("Aldric"), 2)
-    f, _ = play(f, C.Activity("c1", "Dash", cost=2))
+    f, _ = play(f, Activity("c1", "Dash", cost=2))
     f = to_phase(f, 3)
-    refused(f, C.Activity("c1", "Heave", cost=2), "costs 2 actions and Aldric has 1 left")
-    f, _ = play(f, C.Activity("c1", "Step", cost=1))
+    refused(f, Activity("c1", "Heave", cost=2), "costs 2 actions and Aldric has 1 left")
+    f, _ = play(f, Activity("c1", "Step", cost=1))
     assert f.get("c1").economy.actions == 0
 
 
 def test_rule1_one_act_or_one_reaction_per_phase_never_both():
     f = to_phase(fight("Aldric"), 3)
     f, _ = play(f, K.DoActivity("c1", "Move"))
-    refused(f, C.Activity("c1", "Shout"), "already acted in phase 3")
+    refused(f, Activity("c1", "Shout"), "already acted in phase 3")
     refused(f, K.DoActivity("c1", "Shield Block"), "already acted in phase 3")
     f = to_phase(f, 4)
     f, _ = play(f, K.DoActivity("c1", "Shield Block"))
-    refused(f, C.Activity("c1", "Shout"), "already reacted in phase 4")
+    refused(f, Activity("c1", "Shout"), "already reacted in phase 4")
     f = to_phase(f, 5)
     refused(f, K.DoActivity("c1", "Opportunity Attack"), "already used its reaction")
 
@@ -141,20 +142,20 @@ def test_rule1_one_master_action_a_round_and_a_master_reaction_counts():
     f = to_phase(fight("Aldric", "Mirelle"), 2)
     f, _ = play(f, K.DefineActivity(ActivitySpec("Counterspell", cost=0, reaction=True, master=True)))
     # a Master Action first: no Master Reaction later
-    f, _ = play(f, C.Activity("c1", "Axe", master=True))
+    f, _ = play(f, Activity("c1", "Axe", master=True))
     f = to_phase(f, 3)
-    refused(f, C.Activity("c1", "Bash", master=True), "Master Action this round")
+    refused(f, Activity("c1", "Bash", master=True), "Master Action this round")
     refused(f, K.DoActivity("c1", "Counterspell"), "Master Action this round")
     # a Master Reaction first: no Master Action later, but the 3 actions are untouched
     f, log = play(f, K.DoActivity("c2", "Counterspell"))
     assert "Master Reaction" in log[0]
     assert f.get("c2").economy.actions == 3
     f = to_phase(f, 4)
-    refused(f, C.Activity("c2", "Zap", master=True), "Master Action this round")
-    f, _ = play(f, C.Activity("c2", "Walk"))  # ordinary actions are still fine
+    refused(f, Activity("c2", "Zap", master=True), "Master Action this round")
+    f, _ = play(f, Activity("c2", "Walk"))  # ordinary actions are still fine
     # the next round gives both a new Master Action
     f = to_phase(to_phase(f, 9), 1)
-    f, _ = play(f, C.Activity("c2", "Zap", master=True))
+    f, _ = play(f, Activity("c2", "Zap", master=True))
 
 
 def test_rule1_each_activity_once_a_round_unless_it_says_otherwise():
@@ -171,9 +172,9 @@ def test_rule1_each_activity_once_a_round_unless_it_says_otherwise():
 
 def test_rule1_a_zero_cost_activity_still_uses_the_phase():
     f = to_phase(fight("Aldric"), 2)
-    f, _ = play(f, C.Activity("c1", "Shout", cost=0))
+    f, _ = play(f, Activity("c1", "Shout", cost=0))
     assert f.get("c1").economy.actions == 3
-    refused(f, C.Activity("c1", "Step"), "one turn a phase")
+    refused(f, Activity("c1", "Step"), "one turn a phase")
 
 
 def test_rule1_the_axe_throw_example_acting_in_the_phase_one_is_attacked():
@@ -187,11 +188,11 @@ def test_rule1_the_axe_throw_example_acting_in_the_phase_one_is_attacked():
     )
     e = f.get("c1").economy
     assert (e.actions, e.master) == (2, True)
-    refused(f, C.Activity("c1", "Draw bow"), "one turn a phase")
+    refused(f, Activity("c1", "Draw bow"), "one turn a phase")
     f = to_phase(f, 3)
     f, _ = play(f, K.DoActivity("c1", "Move"))
     f = to_phase(f, 4)
-    f, _ = play(f, C.Activity("c1", "Draw bow"))
+    f, _ = play(f, Activity("c1", "Draw bow"))
     assert f.get("c1").economy.actions == 0
 
 
@@ -274,7 +275,7 @@ def test_rule2_damage_in_the_start_or_completion_phase_does_not_interrupt(phase)
 def test_rule2_a_saving_throw_inside_the_window_interrupts_even_when_it_succeeds():
     f = fight("Mirelle")
     f = to_phase(f, 2)
-    f, _ = play(f, C.Activity("c1", "Bless", cost=2, earliest=2, channel=True))
+    f, _ = play(f, Activity("c1", "Bless", cost=2, earliest=2, channel=True))
     f = to_phase(f, 3)
     f, log = play(f, C.SavingThrow("c1", "d20", dc=2, given=(20,)))
     assert "success" in log[0] and "interrupted (made a saving throw in phase 3)" in log[1]
@@ -282,7 +283,7 @@ def test_rule2_a_saving_throw_inside_the_window_interrupts_even_when_it_succeeds
 
 def test_rule2_zero_damage_is_no_damage_and_does_not_interrupt():
     f = to_phase(fight("Mirelle"), 2)
-    f, _ = play(f, C.Activity("c1", "Bless", cost=2, earliest=2, channel=True))
+    f, _ = play(f, Activity("c1", "Bless", cost=2, earliest=2, channel=True))
     f = to_phase(f, 3)
     f, log = play(f, C.Damage("c1", amount=0))
     assert not any("interrupted" in line for line in log)
@@ -304,10 +305,10 @@ def test_rule2_a_channel_that_cannot_finish_before_the_round_ends_is_refused():
     f = to_phase(fight("Mirelle"), 7)
     refused(
         f,
-        C.Activity("c1", "Meteor", cost=3, earliest=7, channel=True),
+        Activity("c1", "Meteor", cost=3, earliest=7, channel=True),
         "would resolve in phase 10, after the round ends",
     )
-    f, log = play(f, C.Activity("c1", "Spark", cost=2, earliest=7, channel=True))
+    f, log = play(f, Activity("c1", "Spark", cost=2, earliest=7, channel=True))
     assert log[-1].endswith("resolving in phase 9")
 
 
@@ -339,7 +340,7 @@ def test_rule2_channeling_leaves_the_other_actions_and_the_reaction_free():
 
 def test_rule2_a_zero_cost_channel_resolves_in_its_own_phase():
     f = to_phase(fight("Mirelle"), 4)
-    f, log = play(f, C.Activity("c1", "Flash", cost=0, earliest=4, channel=True))
+    f, log = play(f, Activity("c1", "Flash", cost=0, earliest=4, channel=True))
     assert log[-1] == "Mirelle's channel Flash resolves in phase 4"
 
 

@@ -9,6 +9,7 @@ from engine import RuleError, apply, describe, get_ruleset, new_fight
 from engine import commands as C
 from engine.rules.ninephase import board as B
 from engine.rules.ninephase import catalog as K
+from engine.rules.ninephase.commands import Activity
 from engine.state import ActivitySpec, Fight
 
 FIREBALL = ActivitySpec("Fireball", cost=3, phase=3, channel=True)  # cost 3, Phase Lock 3: resolves in 6
@@ -77,14 +78,14 @@ def test_move_listed_at_phase_3_is_allowed_in_phase_3_and_every_later_phase(phas
 
 @pytest.mark.parametrize("phase", [1, 5, 9])
 def test_an_activity_with_no_phase_listed_can_be_done_in_any_phase(phase):
-    f, _ = play(to_phase(fight("Aldric"), phase), C.Activity("c1", "Rally", master=True))
+    f, _ = play(to_phase(fight("Aldric"), phase), Activity("c1", "Rally", master=True))
     assert f.get("c1").economy.master
 
 
 @pytest.mark.parametrize(("phase", "ok"), [(2, False), (3, True), (4, False), (9, False)])
 def test_phase_lock_3_only_in_phase_3_neither_earlier_nor_later(phase, ok):
     f = to_phase(fight("Aldric"), phase)
-    cmd = C.Activity("c1", "Brace", earliest=3, lock=True)
+    cmd = Activity("c1", "Brace", earliest=3, lock=True)
     if ok:
         f, _ = play(f, cmd)
         assert f.get("c1").economy.actions == 2
@@ -106,33 +107,33 @@ def test_two_weapon_fighting_uses_the_speed_factor_of_the_weapon_attacking():
 
 def test_a_two_action_activity_is_still_one_act_in_its_phase():
     f = to_phase(fight("Aldric"), 4)
-    f, log = play(f, C.Activity("c1", "Charge", cost=2))
+    f, log = play(f, Activity("c1", "Charge", cost=2))
     assert log[0] == "Aldric uses Charge (2 actions); A1 R1 M"
     # paying two actions does not buy a second act in the same phase, nor a reaction
-    refused(f, C.Activity("c1", "Step"), "one turn a phase")
+    refused(f, Activity("c1", "Step"), "one turn a phase")
     refused(f, K.DoActivity("c1", "Shield Block"), "one turn a phase")
     f = to_phase(f, 5)
-    f, _ = play(f, C.Activity("c1", "Step"))
+    f, _ = play(f, Activity("c1", "Step"))
     assert f.get("c1").economy.actions == 0
 
 
 def test_an_activity_costs_one_action_unless_it_says_otherwise():
     f = to_phase(fight("Aldric"), 2)
-    f, log = play(f, C.Activity("c1", "Shove"))
+    f, log = play(f, Activity("c1", "Shove"))
     assert f.get("c1").economy.actions == 2 and "(1 action)" in log[0]
 
 
 def test_three_actions_a_round_and_no_fourth():
     f = to_phase(fight("Aldric"), 2)
-    f, _ = play(f, C.Activity("c1", "A"))
+    f, _ = play(f, Activity("c1", "A"))
     f = to_phase(f, 3)
-    f, _ = play(f, C.Activity("c1", "B"))
+    f, _ = play(f, Activity("c1", "B"))
     f = to_phase(f, 4)
-    f, _ = play(f, C.Activity("c1", "C"))
+    f, _ = play(f, Activity("c1", "C"))
     f = to_phase(f, 5)
-    refused(f, C.Activity("c1", "D"), "costs 1 action and Aldric has 0 left")
+    refused(f, Activity("c1", "D"), "costs 1 action and Aldric has 0 left")
     # a 0-cost activity can still be done: it only uses the turn
-    f, _ = play(f, C.Activity("c1", "Glare", cost=0))
+    f, _ = play(f, Activity("c1", "Glare", cost=0))
 
 
 def test_a_reaction_spends_no_action_but_is_the_turn_of_its_phase():
@@ -141,7 +142,7 @@ def test_a_reaction_spends_no_action_but_is_the_turn_of_its_phase():
     e = f.get("c1").economy
     assert (e.actions, e.reactions, e.master) == (3, 0, False)
     assert log[0] == "Aldric uses Opportunity Attack (reaction); A3 R0 M"
-    refused(f, C.Activity("c1", "Step"), "already reacted in phase 4")
+    refused(f, Activity("c1", "Step"), "already reacted in phase 4")
 
 
 def test_a_master_action_leaves_the_reaction_for_a_later_phase():
@@ -156,25 +157,25 @@ def test_a_master_action_leaves_the_reaction_for_a_later_phase():
 
 def test_a_master_action_costs_its_listed_actions_and_leaves_the_rest():
     f = to_phase(fight("Aldric"), 5)
-    f, log = play(f, C.Activity("c1", "Cleave", cost=2, master=True))
+    f, log = play(f, Activity("c1", "Cleave", cost=2, master=True))
     assert log[0] == "Aldric uses Cleave (Master Action, 2 actions); A1 R1 m"
     f = to_phase(f, 6)
-    refused(f, C.Activity("c1", "Smite", master=True), "Master Action this round")
-    f, _ = play(f, C.Activity("c1", "Step"))
+    refused(f, Activity("c1", "Smite", master=True), "Master Action this round")
+    f, _ = play(f, Activity("c1", "Step"))
     assert f.get("c1").economy.actions == 0
 
 
 def test_a_master_reaction_can_spend_actions_when_its_rules_say_so():
     f = to_phase(fight("Aldric"), 4)
-    f, log = play(f, C.Activity("c1", "Riposte", cost=1, reaction=True, master=True))
+    f, log = play(f, Activity("c1", "Riposte", cost=1, reaction=True, master=True))
     assert log[0] == "Aldric uses Riposte (Master Reaction, 1 action); A2 R0 m"
     f = to_phase(f, 5)
-    refused(f, C.Activity("c1", "Lunge", master=True), "Master Action this round")
+    refused(f, Activity("c1", "Lunge", master=True), "Master Action this round")
 
 
 def test_the_round_gives_back_three_actions_one_reaction_and_the_master_action():
     f = to_phase(fight("Aldric"), 9)
-    f, _ = play(f, C.Activity("c1", "Heave", cost=3, master=True))
+    f, _ = play(f, Activity("c1", "Heave", cost=3, master=True))
     f, log = play(f, C.NextTurn())
     # nothing left to lose but the reaction
     assert "End of round 1, unused and lost: Aldric the reaction" in log
@@ -213,7 +214,7 @@ def test_a_channel_can_react_in_its_completion_phase_since_completing_is_not_a_t
 
 def test_a_one_action_channel_from_phase_3_resolves_in_4_and_leaves_two_actions():
     f = to_phase(fight("Mirelle"), 3)
-    f, log = play(f, C.Activity("c1", "Spark", cost=1, earliest=3, channel=True))
+    f, log = play(f, Activity("c1", "Spark", cost=1, earliest=3, channel=True))
     assert log == [
         "Mirelle uses Spark (Master Action, 1 action); A2 R1 m",
         "Mirelle begins channeling Spark in phase 3, resolving in phase 4",
@@ -222,7 +223,7 @@ def test_a_one_action_channel_from_phase_3_resolves_in_4_and_leaves_two_actions(
     assert log[-1] == "Mirelle's channel Spark resolves in phase 4"
     # nothing lies strictly between 3 and 4: damage in phase 4 does not break it
     assert B.window(3, 1) == ()
-    f, log = play(f, C.Damage("c1", amount=2), C.Activity("c1", "Step"))
+    f, log = play(f, C.Damage("c1", amount=2), Activity("c1", "Step"))
     assert not any("interrupted" in line for line in log)
 
 
@@ -291,25 +292,25 @@ def test_every_channel_is_a_phase_locked_master_action_the_uninterruptible_one_t
     assert log == ["Activity Storm added: 3 actions · Master · Phase Lock 3 · Uninterruptible Channel"]
     # and a channel with no locked phase is not a channel the text allows
     refused(f, K.DefineActivity(ActivitySpec("Drift", cost=2, channel=True)), "give the phase")
-    refused(fight("Aldric"), C.Activity("c1", "Drift", cost=2, channel=True), "give the phase")
+    refused(fight("Aldric"), Activity("c1", "Drift", cost=2, channel=True), "give the phase")
 
 
 def test_a_channel_needs_its_master_action_free():
     f = to_phase(fight("Mirelle"), 2)
-    f, _ = play(f, C.Activity("c1", "Shoot", master=True))
+    f, _ = play(f, Activity("c1", "Shoot", master=True))
     f = to_phase(f, 3)
     # two actions left would pay for it, but the round's Master Action is gone
-    refused(f, C.Activity("c1", "Hex", cost=2, earliest=3, channel=True), "Master Action this round")
+    refused(f, Activity("c1", "Hex", cost=2, earliest=3, channel=True), "Master Action this round")
 
 
 @pytest.mark.parametrize(("cost", "last"), [(1, 8), (2, 7), (3, 6)])
 def test_a_channel_locked_to_the_last_phase_that_lets_it_resolve_by_phase_9(cost, last):
     f = to_phase(fight("Mirelle"), last)
-    f, log = play(f, C.Activity("c1", "Chant", cost=cost, earliest=last, channel=True))
+    f, log = play(f, Activity("c1", "Chant", cost=cost, earliest=last, channel=True))
     assert log[-1].endswith("resolving in phase 9")
     f = to_phase(fight("Mirelle"), last + 1)
     refused(
-        f, C.Activity("c1", "Chant", cost=cost, earliest=last + 1, channel=True), "after the round ends"
+        f, Activity("c1", "Chant", cost=cost, earliest=last + 1, channel=True), "after the round ends"
     )
 
 
@@ -385,9 +386,9 @@ def test_an_activity_cannot_begin_without_the_resource_it_spends():
     refused(f, K.DoActivity("c1", "Fireball", resource="slot3", amount=0), "at least 1")
     refused(f, K.DoActivity("c1", "Fireball", amount=2), "needs the resource")
     # the ad-hoc activity (one not in the catalog) spends a resource the same way
-    g, log = play(f, C.Activity("c1", "Flame Lance", cost=1, earliest=3, channel=True, resource="slot3"))
+    g, log = play(f, Activity("c1", "Flame Lance", cost=1, earliest=3, channel=True, resource="slot3"))
     assert "Mirelle spends 1 slot3 (0 left)" in log
-    refused(f, C.Activity("c1", "Flame Lance", resource="slot3", amount=2), "needs 2 slot3")
+    refused(f, Activity("c1", "Flame Lance", resource="slot3", amount=2), "needs 2 slot3")
     assert f == before
     # a rule broken refuses the whole activity: nothing is spent
     f = to_phase(f, 4)

@@ -12,6 +12,7 @@ from engine import RuleError, apply, describe, new_fight
 from engine import commands as C
 from engine import events as E
 from engine.rules.warhammer import combat as W
+from engine.rules.warhammer.commands import Fortune
 from engine.state import Fight
 
 Attack = W.Attack
@@ -103,7 +104,7 @@ def test_fortune_lets_a_surprised_combatant_act_in_round_1():
     f, _ = apply(f, C.AddCombatant("Anna", kind="pc", side="party", stats=(("i", 30), ("fortune", 1))))
     f, _ = apply(f, C.StartFight(initiative=(("c1", (10,)), ("c2", (10,))), surprised=("c2",)))
     assert f.phase == -1 and f.get("c2").has("Surprised")
-    f, ev = apply(f, C.Fortune("c2", 0))
+    f, ev = apply(f, Fortune("c2", 0))
     assert not f.get("c2").has("Surprised") and f.order == ("c2", "c1")
     f, ev = apply(f, C.NextTurn())
     assert f.current == "c2" and none_of(list(ev), E.TurnSkipped)
@@ -521,7 +522,7 @@ def turns(f: Fight, n: int) -> tuple[Fight, list[str]]:
 
 def test_a_fortune_slot_survives_a_stat_edit_in_the_same_round():
     f = three(fortune=1)
-    f, _ = apply(f, C.Fortune("c1", 2))  # Ada acts last this round
+    f, _ = apply(f, Fortune("c1", 2))  # Ada acts last this round
     f, seen = turns(f, 2)
     assert seen == ["Bea", "Cid"]
     f, _ = apply(f, C.EditCombatant("c2", stats=(("wounds", 8),)))

@@ -29,6 +29,8 @@ sys.path.insert(0, str(HERE.parent.parent))
 from engine import RuleError, new_fight  # noqa: E402
 from engine import commands as C  # noqa: E402
 from engine.history import History  # noqa: E402
+from engine.rules.cosmere.commands import ChooseSpeed, StartTurn  # noqa: E402
+from engine.rules.ninephase.commands import Activity  # noqa: E402
 from engine.state import Duration, Fight  # noqa: E402
 from saves import format as fmt  # noqa: E402
 from saves.session import Session  # noqa: E402
@@ -111,9 +113,9 @@ SCRIPTS: dict[str, tuple[list[Any], list[Any]]] = {
                            stats=(("hp", 20), ("focus", 5), ("investiture", 4), ("cog", 16))),
             C.AddCombatant(name="Parshendi Warrior", count=2, stats=(("hp", 18), ("focus", 3), ("phy", 14))),
             C.StartFight(),
-            C.ChooseSpeed(who="c1", speed="fast"),
-            C.ChooseSpeed(who="c2", speed="slow"),
-            C.StartTurn(who="c1"),
+            ChooseSpeed(who="c1", speed="fast"),
+            ChooseSpeed(who="c2", speed="slow"),
+            StartTurn(who="c1"),
             C.UseAction(who="c1", what="action", name="Strike", cost=1),
             C.Damage(who="c3", dice="1d8+2", type="keen"),
             U,
@@ -140,17 +142,17 @@ SCRIPTS: dict[str, tuple[list[Any], list[Any]]] = {
             C.AddCombatant(name="Mirelle", kind="pc", side="party", stats=(("hp", 16), ("grit", 6))),
             C.AddCombatant(name="Orc Raider", count=2, stats=(("hp", 14), ("grit", 4))),
             C.StartFight(),
-            C.Activity(who="c1", name="Strike", cost=1),
+            Activity(who="c1", name="Strike", cost=1),
             C.Damage(who="c3", dice="1d8", pool="grit"),
             C.NextTurn(),
-            C.Activity(who="c2", name="Firebolt", cost=2, channel=True, lock=True, earliest=2),
+            Activity(who="c2", name="Firebolt", cost=2, channel=True, lock=True, earliest=2),
             U,
-            C.Activity(who="c2", name="Shoot", cost=1),
+            Activity(who="c2", name="Shoot", cost=1),
         ],
         [
             C.Damage(who="c4", amount=6),
             C.NextTurn(),
-            C.Activity(who="c3", name="Strike", cost=1),
+            Activity(who="c3", name="Strike", cost=1),
             C.Damage(who="c1", amount=5),
             C.NextTurn(),
             U,

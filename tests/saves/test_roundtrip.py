@@ -16,6 +16,9 @@ from hypothesis import strategies as st
 
 from engine import RuleError, core, get_ruleset, new_fight
 from engine import commands as C
+from engine.rules.cosmere.commands import ChooseSpeed, StartTurn
+from engine.rules.ninephase.commands import Activity
+from engine.rules.warhammer.commands import Fortune
 from engine.state import Duration
 from saves import format as fmt
 from saves.session import Session
@@ -61,11 +64,11 @@ def commands(rules: str) -> st.SearchStrategy[Any]:
         st.just(C.EndFight()),
     ]
     own = {
-        "cosmere": [st.builds(C.StartTurn, who=who, speed=st.sampled_from(("", "fast", "slow"))),
-                    st.builds(C.ChooseSpeed, who=who, speed=st.sampled_from(("fast", "slow")))],
-        "ninephase": [st.builds(C.Activity, who=who, name=st.sampled_from(("Strike", "Dodge", "Cast")),
+        "cosmere": [st.builds(StartTurn, who=who, speed=st.sampled_from(("", "fast", "slow"))),
+                    st.builds(ChooseSpeed, who=who, speed=st.sampled_from(("fast", "slow")))],
+        "ninephase": [st.builds(Activity, who=who, name=st.sampled_from(("Strike", "Dodge", "Cast")),
                                 cost=st.integers(0, 3), channel=st.booleans(), reaction=st.booleans())],
-        "warhammer": [st.builds(C.Fortune, who=who, position=st.integers(0, 3))],
+        "warhammer": [st.builds(Fortune, who=who, position=st.integers(0, 3))],
         "d20": [],
     }
     return st.one_of(*generic, *own.get(rules, others_own(rules)))

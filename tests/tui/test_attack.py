@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine import commands as C
+from engine.rules.cosmere.commands import StartTurn
 from engine.rules.warhammer import combat as W
 from tests.tui.support import app_on, cid, demo_session, dialog_error, main_screen, of, select, sync
 from tui.attack import OTHER
@@ -199,7 +200,7 @@ async def test_d20_escape_leaves_the_save_owed_and_the_palette_action_brings_it_
 
 async def cosmere_turn(pilot, s, name: str) -> None:  # type: ignore[no-untyped-def]
     s_id = cid(s, name)
-    pilot.app.commit(C.StartTurn(s_id))
+    pilot.app.commit(StartTurn(s_id))
     await pilot.pause()
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from textual.widgets import Input, Static
 
 from engine import commands as C
+from engine.rules.cosmere.commands import StartTurn
 from tests.tui.support import app_on, burst, cid, demo_session, dialog_error, of, select, sync
 from tests.tui.test_dialog_focus import marked
 from tui.dialogs import Dialog
@@ -104,7 +105,7 @@ async def test_cosmere_table_dice_the_fields_stay_put_before_and_after_the_die(t
     s = pc_table("cosmere")
     app = app_on(s, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        app.commit(C.StartTurn(cid(s, "Kaladin")))
+        app.commit(StartTurn(cid(s, "Kaladin")))
         await pilot.pause()
         await pilot.press("w")
         dlg = app.screen
@@ -211,7 +212,7 @@ async def test_cosmere_the_target_boxes_are_one_tab_stop_before_the_modifier_and
     s = demo_session("cosmere", start=True)
     app = app_on(s, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        app.commit(C.StartTurn(cid(s, "Kaladin")))
+        app.commit(StartTurn(cid(s, "Kaladin")))
         await pilot.pause()
         await pilot.press("w")
         dlg = app.screen
@@ -230,7 +231,7 @@ async def test_cosmere_up_down_walk_the_boxes_and_shift_tab_comes_back_to_the_bo
     s = demo_session("cosmere", start=True)
     app = app_on(s, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        app.commit(C.StartTurn(cid(s, "Kaladin")))
+        app.commit(StartTurn(cid(s, "Kaladin")))
         await pilot.pause()
         await pilot.press("w")
         dlg = app.screen
@@ -264,7 +265,7 @@ async def test_cosmere_target_boxes_and_the_fast_slow_dialog_carry_the_focus_mar
     s = demo_session("cosmere", start=True)
     app = app_on(s, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        app.commit(C.StartTurn(cid(s, "Kaladin")))
+        app.commit(StartTurn(cid(s, "Kaladin")))
         await pilot.pause()
         await pilot.press("w")
         dlg = app.screen
@@ -308,7 +309,7 @@ async def test_cosmere_outcome_boxes_carry_the_focus_mark(tmp_path: Path) -> Non
     w1 = cid(s, "Parshendi Warrior 1")  # Physical 14
     app = app_on(s, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        app.commit(C.StartTurn(cid(s, "Kaladin")))
+        app.commit(StartTurn(cid(s, "Kaladin")))
         await pilot.pause()
         await select(pilot, "Parshendi Warrior 1")
         await pilot.press("w")

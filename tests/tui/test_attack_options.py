@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine import commands as C
+from engine.rules.cosmere.commands import StartTurn
 from tests.tui.support import app_on, cid, demo_session, dialog_error, main_screen, of, select, sync
 from tui.main import MainScreen
 from tui.rulesets.cosmere.dialogs import CosmereAttackDialog, CosmereGrantDialog, CosmereOutcomeDialog
@@ -139,7 +140,7 @@ async def test_d20_grapple_takes_an_empty_bonus_as_zero(tmp_path: Path) -> None:
 
 
 async def cosmere_turn(pilot, s, name: str) -> None:  # type: ignore[no-untyped-def]
-    pilot.app.commit(C.StartTurn(cid(s, name)))
+    pilot.app.commit(StartTurn(cid(s, name)))
     await pilot.pause()
 
 

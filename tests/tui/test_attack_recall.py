@@ -9,6 +9,7 @@ from pathlib import Path
 
 from engine import commands as C
 from engine.rules.cosmere.combat import CosmereAttack
+from engine.rules.cosmere.commands import StartTurn
 from engine.rules.d20.combat import D20Attack
 from engine.rules.warhammer.combat import Attack as WhAttack
 from saves.session import Session
@@ -197,7 +198,7 @@ def test_last_attack_walks_back_from_the_cursor_and_stops_at_the_cap() -> None:
 async def test_cosmere_dialog_fills_skill_weapon_and_range_not_targets_or_situation(tmp_path: Path) -> None:
     s = demo_session("cosmere", start=True)
     kaladin, w1, w2 = cid(s, "Kaladin"), cid(s, "Parshendi Warrior 1"), cid(s, "Parshendi Warrior 2")
-    s.apply(C.StartTurn(kaladin))
+    s.apply(StartTurn(kaladin))
     s.apply(
         CosmereAttack(
             kaladin,

@@ -13,6 +13,7 @@ from rich.text import Text
 
 from engine import commands as C
 from engine import get_ruleset
+from engine.rules.ninephase.commands import Activity
 from saves.session import Session
 from tests.tui.support import app_on, cid, demo_session, main_screen, pane_text, select, sync
 from tui.panes import economy_lines
@@ -139,7 +140,7 @@ async def test_ninephase_reaction_and_master_are_barred_once_its_turn_in_the_pha
         await select(pilot, "Aldric")
         assert tracker_marks(pilot, aldric, "R M") == {"R": "pip", "M": "pip"}
         assert "Reaction available Master Action available" in await sheet_of(pilot)
-        s.apply(C.Activity(aldric, "Strike", cost=1))
+        s.apply(Activity(aldric, "Strike", cost=1))
         app.refresh_fight()
         await pilot.pause()
         # was: R and M bright, "Reaction available   Master Action available"
@@ -160,7 +161,7 @@ def test_ninephase_barred_count_is_dim_and_an_open_one_unstyled() -> None:
     rs = get_ruleset("ninephase")
     t = economy_lines(s.state, rs, s.state.get(aldric), TAGGED)
     assert roles_at(t, t.plain.index("3 of 3")) == set()
-    s.apply(C.Activity(aldric, "Strike", cost=1))
+    s.apply(Activity(aldric, "Strike", cost=1))
     t = economy_lines(s.state, rs, s.state.get(aldric), TAGGED)
     assert roles_at(t, t.plain.index("2 of 3")) == {"dim"}
 

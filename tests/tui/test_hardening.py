@@ -11,7 +11,8 @@ import pytest
 import engine.library as L
 from engine import commands as C
 from engine.rules.ninephase import catalog as K
-from engine.state import ActivitySpec, Fight, economy_hook
+from engine.rules.ninephase.commands import Activity
+from engine.state import ActivitySpec, Fight, state_hook
 from saves.session import Session
 from tests.tui.support import app_on, cid, demo_session, dialog_error, main_screen, notifications, of, select, sync
 from tui.dialogs import NoteDialog, RemoveConditionDialog
@@ -25,10 +26,10 @@ def twice_channeled() -> Session:
     who = cid(s, "Orc Shaman")
     while s.state.phase < 8:
         s.apply(C.NextTurn())
-    s.apply(C.Activity(who, "Hex", cost=3, earliest=8, channel=True, across_rounds=True))
+    s.apply(Activity(who, "Hex", cost=3, earliest=8, channel=True, across_rounds=True))
     while s.state.phase != 1:
         s.apply(C.NextTurn())
-    s.apply(C.Activity(who, "Hex", cost=2, earliest=1, channel=True))
+    s.apply(Activity(who, "Hex", cost=2, earliest=1, channel=True))
     live = [ch.activity for ch in s.state.get(who).channels if ch.status == ""]
     assert live == ["Hex", "Hex"]
     return s
@@ -104,7 +105,7 @@ def renamed(f: Fight, old: str, new: str) -> Fight:
     """The fight with combatant id `old` changed to `new` everywhere it is referred to, as a file
     written by something else could have it (bypassing the engine, which makes ids like c1)."""
     raw = msgspec.json.encode(f).replace(msgspec.json.encode(old), msgspec.json.encode(new))
-    return msgspec.json.decode(raw, type=Fight, dec_hook=economy_hook)
+    return msgspec.json.decode(raw, type=Fight, dec_hook=state_hook)
 
 
 async def back_to_main(pilot) -> None:  # type: ignore[no-untyped-def]

@@ -44,6 +44,7 @@ def test_nothing_runs_past_even_a_tiny_width() -> None:
 def test_a_channel_over_the_round_change_reads_in_phases_of_each_round() -> None:
     from engine import apply, new_fight
     from engine.rules.ninephase import catalog as K
+    from engine.rules.ninephase.clock import PHASES
     from engine.state import ActivitySpec
     from tui.rulesets.ninephase import channel_lines
     from tui.views import PLAIN, phase_word
@@ -61,4 +62,5 @@ def test_a_channel_over_the_round_change_reads_in_phases_of_each_round() -> None
     f, _ = apply(f, C.NextTurn())  # round 2, phase 1
     lines = [r.text.plain.strip() for r in channel_lines(f, 100, PLAIN)]
     assert "8(last)→2 Rite (Mirelle): resolves in phase 2" in lines
-    assert (phase_word(11), phase_word(-1), phase_word(5)) == ("2 of the next round", "8 of the last round", "5")
+    words = (phase_word(11, PHASES), phase_word(-1, PHASES), phase_word(5, PHASES))
+    assert words == ("2 of the next round", "8 of the last round", "5")

@@ -8,7 +8,9 @@ import msgspec
 
 from engine import commands as C
 from engine import new_fight
-from engine.state import Fight, economy_hook
+from engine.rules.cosmere.commands import StartTurn
+from engine.rules.warhammer.commands import Fortune
+from engine.state import Fight, state_hook
 from saves.session import Session
 from tests.tui.support import app_on, demo_session, main_screen, notifications, pane_text, select, sync
 from tui.text import clean, literal
@@ -51,7 +53,7 @@ async def test_names_and_notes_render_literally_everywhere(tmp_path: Path) -> No
     raw = raw.replace(b'"Placeholder"', msgspec.json.encode(ESCAPE)).replace(
         msgspec.json.encode(PLAIN_NOTE), msgspec.json.encode(NOTE)
     )
-    hostile = msgspec.json.decode(raw, type=Fight, dec_hook=economy_hook)
+    hostile = msgspec.json.decode(raw, type=Fight, dec_hook=state_hook)
     s = Session.memory(hostile)
     app = app_on(s, tmp_path)
     async with app.run_test(size=(160, 48)) as pilot:
@@ -95,7 +97,7 @@ async def test_rule_violations_are_notifications_not_crashes(tmp_path: Path) -> 
     async with app.run_test(size=(80, 24)) as pilot:
         before = s.state
         # a command this ruleset does not have: a warning, the state untouched
-        assert not app.try_commit(C.Fortune("c1", 0))
+        assert not app.try_commit(Fortune("c1", 0))
         await pilot.pause()
         assert s.state is before
         assert any("no 'fortune' command" in n for n in notifications(pilot))
@@ -103,7 +105,7 @@ async def test_rule_violations_are_notifications_not_crashes(tmp_path: Path) -> 
         await select(pilot, "Kaladin")
         await pilot.press("g")
         taken = s.state
-        app.try_commit(C.StartTurn(s.state.current))
+        app.try_commit(StartTurn(s.state.current))
         await pilot.pause()
         assert s.state is taken
         assert any("already" in n for n in notifications(pilot))

@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from engine import commands as C
+from engine.rules.cosmere.commands import ChooseSpeed
 from engine.rules.ninephase.catalog import DoActivity
+from engine.rules.warhammer.commands import Fortune
 from engine.state import Duration
 from saves.session import Session
 from tests.tui.support import app_on, cid, demo_session
@@ -28,9 +30,9 @@ def _d20() -> Session:
 
 def _cosmere() -> Session:
     s = demo_session("cosmere", start=True)
-    s.apply(C.ChooseSpeed(cid(s, "Kaladin"), "fast"))
-    s.apply(C.ChooseSpeed(cid(s, "Parshendi Warrior 1"), "fast"))
-    s.apply(C.ChooseSpeed(cid(s, "Shallan"), "slow"))
+    s.apply(ChooseSpeed(cid(s, "Kaladin"), "fast"))
+    s.apply(ChooseSpeed(cid(s, "Parshendi Warrior 1"), "fast"))
+    s.apply(ChooseSpeed(cid(s, "Shallan"), "slow"))
     s.apply(C.NextTurn())
     s.apply(C.UseAction(cid(s, "Kaladin"), "action", "Strike"))
     s.apply(C.Damage(cid(s, "Parshendi Warrior 1"), 5))
@@ -50,7 +52,7 @@ def _ninephase() -> Session:
 
 def _warhammer() -> Session:
     s = demo_session("warhammer", start=True)
-    s.apply(C.Fortune(cid(s, "Ulfberth"), 0))
+    s.apply(Fortune(cid(s, "Ulfberth"), 0))
     s.apply(C.NextTurn())
     s.apply(C.UseAction(cid(s, "Ulfberth"), "action", "Great axe"))
     s.apply(C.Damage(cid(s, "Goblin 1"), 3))

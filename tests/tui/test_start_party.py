@@ -11,6 +11,7 @@ import pytest
 from textual.widgets import Checkbox, OptionList
 
 import engine.library as L
+from engine.rules.cosmere.commands import StartTurn
 from saves import library as S
 from tests.tui.support import main_screen, sync, type_text
 from tui.app import make_app
@@ -154,7 +155,7 @@ async def test_the_same_in_warhammer_and_cosmere(  # type: ignore[no-untyped-def
             if s.state.current == third:
                 break
             if rid == "cosmere":
-                app.commit(C.StartTurn(third))
+                app.commit(StartTurn(third))
                 break
             app.commit(C.NextTurn())
         await pilot.pause()

@@ -11,6 +11,7 @@ from textual.widgets import Input
 from engine import commands as C
 from engine import events as E
 from engine.mechanics import EffectRolled
+from engine.rules.ninephase.commands import Activity
 from tests.tui.support import (
     app_on,
     demo_session,
@@ -217,7 +218,7 @@ async def test_the_board_shows_a_channel_and_where_it_resolves(tmp_path: Path) -
     s.apply(C.NextTurn())
     s.apply(C.NextTurn())  # phase 3
     shaman = of(s, "Orc Shaman").id
-    s.apply(C.Activity(shaman, "Hex", cost=3, earliest=3, lock=True, master=True, channel=True))
+    s.apply(Activity(shaman, "Hex", cost=3, earliest=3, lock=True, master=True, channel=True))
     assert of(s, "Orc Shaman").channels
     app = app_on(s, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:

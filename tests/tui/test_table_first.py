@@ -10,6 +10,7 @@ from textual.widget import Widget
 from textual.widgets import Input
 
 from engine import commands as C
+from engine.rules.cosmere.commands import StartTurn
 from tests.tui.support import app_on, cid, demo_session, dialog_error, of, sync
 from tui.dialogs import Choice, InitiativeDialog, StartDialog, TableRollsDialog
 from tui.main import MainScreen
@@ -144,7 +145,7 @@ async def test_cosmere_the_die_first_then_damage_only_when_it_hits(tmp_path: Pat
     w1 = cid(s, "Parshendi Warrior 1")  # Physical 14
     app = app_on(s, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        app.commit(C.StartTurn(cid(s, "Kaladin")))
+        app.commit(StartTurn(cid(s, "Kaladin")))
         await pilot.pause()
         before = s.state
         await pilot.press("w")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine import commands as C
+from engine.rules.cosmere.commands import StartTurn
 from tests.tui.support import app_on, burst, demo_session, dialog_error, of, select, sync
 from tui.dialogs import HealthDialog
 from tui.main import MainScreen
@@ -127,7 +128,7 @@ async def test_keys_after_enter_go_to_the_dialog_that_follows(tmp_path: Path) ->
     s = demo_session("cosmere", start=True)
     app = app_on(s, tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
-        app.commit(C.StartTurn(of(s, "Kaladin").id))
+        app.commit(StartTurn(of(s, "Kaladin").id))
         await pilot.pause()
         # the first standing foe is ticked; 15 on the d20 (+0 against Physical 14: a hit), 3 damage
         await burst(pilot, "w")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine import commands as C
+from engine.rules.cosmere.commands import StartTurn
 from engine.rules.ninephase.catalog import ActivitySpec, DefineActivity
 from tests.tui.support import app_on, cid, demo_session, dialog_error, notifications, of, select, sync
 from tui.dialogs import Choice, UseDialog
@@ -124,7 +125,7 @@ async def test_warhammer_the_selected_row_is_the_target_and_the_picker_gives_a_r
 async def test_cosmere_starts_with_the_one_acting(tmp_path: Path) -> None:
     s = demo_session("cosmere", start=True)
     kaladin = cid(s, "Kaladin")
-    s.apply(C.StartTurn(kaladin))
+    s.apply(StartTurn(kaladin))
     app = app_on(s, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await select(pilot, "Parshendi Warrior 1")

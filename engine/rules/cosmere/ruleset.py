@@ -17,6 +17,7 @@ from engine.errors import RuleError
 from engine.mechanics import GivenRolls, roll_or_given
 from engine.rules.cosmere import combat as X
 from engine.rules.cosmere.clock import CosmereClock
+from engine.rules.cosmere.commands import ChooseSpeed, StartTurn
 from engine.rules.cosmere.economy import CosmereEconomy
 from engine.ruleset import (
     ActionInfo,
@@ -107,8 +108,8 @@ class Cosmere(Ruleset):
 
     def handlers(self) -> dict[type[C.Command], Handler]:
         return {
-            C.ChooseSpeed: self._choose,
-            C.StartTurn: self._take_turn,
+            ChooseSpeed: self._choose,
+            StartTurn: self._take_turn,
             C.NextTurn: self._next_command,
             X.CosmereAttack: lambda f, cmd, ev: X.attack(self, f, cmd, ev),
             X.Fall: lambda f, cmd, ev: X.fall(self, f, cmd, ev),
@@ -283,7 +284,7 @@ class Cosmere(Ruleset):
             return f"The fast turns for {c.name} are over this round; it can only go slow."
         return ""
 
-    def _choose(self, f: Fight, cmd: C.ChooseSpeed, ev: Events) -> Fight:
+    def _choose(self, f: Fight, cmd: ChooseSpeed, ev: Events) -> Fight:
         c = f.get(cmd.who)
         refusal = self.choose_refusal(f, c, cmd.speed)
         if refusal:
@@ -316,7 +317,7 @@ class Cosmere(Ruleset):
             return f"{PHASES[target]} are over this round.", speed, target
         return "", speed, target
 
-    def _take_turn(self, f: Fight, cmd: C.StartTurn, ev: Events) -> Fight:
+    def _take_turn(self, f: Fight, cmd: StartTurn, ev: Events) -> Fight:
         if not f.started or f.ended:
             raise RuleError("The fight is not under way.")
         c = f.get(cmd.who)

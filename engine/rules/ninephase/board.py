@@ -11,9 +11,9 @@ from typing import Literal
 import msgspec
 
 from engine.errors import RuleError
+from engine.rules.ninephase.clock import PHASES
 from engine.state import Combatant, Duration, Fight
 
-PHASES = 9
 SECONDS_PER_ROUND = 6
 
 ItemKind = Literal["act", "react", "begin", "channeling", "resolves", "interrupted", "dropped"]
@@ -32,7 +32,7 @@ class BoardRow(msgspec.Struct, frozen=True, gc=False):
 
 
 def phase_name(phase: int) -> str:
-    """Phases 1 and 9 are the text's System Phases."""
+    """The first and the last phase are the text's System Phases."""
     return f"Phase {phase}" + (" (system)" if phase in (1, PHASES) else "")
 
 
@@ -104,7 +104,7 @@ def for_rounds(f: Fight, rounds: int) -> Duration:
 
 def for_time(f: Fight, seconds: int) -> Duration:
     """An effect measured in time (seconds, minutes, hours: give seconds) is tracked to the end of
-    the round in which it would run out, counting a round as 6 seconds spread over 9 phases."""
+    the round in which it would run out, counting a round as 6 seconds spread over its phases."""
     _under_way(f)
     if not 1 <= seconds <= 10_000 * SECONDS_PER_ROUND:
         raise RuleError("A duration in time is between 1 second and 60,000 seconds.")

@@ -11,14 +11,14 @@ class features are the GM's to add. See docs/rules/ninephase.md.
 
 import msgspec
 
-from engine import commands as C
 from engine import events as E
 from engine.commands import Command, register_command
 from engine.errors import RuleError
 from engine.events import Event, register_event
+from engine.rules.ninephase.clock import PHASES
+from engine.rules.ninephase.commands import Activity
 from engine.state import ActivitySpec, Fight
 
-PHASES = 9
 MAX_CATALOG = 200
 MAX_NOTE = 500
 
@@ -81,7 +81,7 @@ def check_spec(a: ActivitySpec) -> ActivitySpec:
     if not 0 <= a.cost <= 3:
         raise RuleError(f"{name}: an activity costs 0 to 3 actions, not {a.cost}.")
     if a.phase is not None and not 1 <= a.phase <= PHASES:
-        raise RuleError(f"{name}: a phase is a number from 1 to 9, not {a.phase}.")
+        raise RuleError(f"{name}: a phase is a number from 1 to {PHASES}, not {a.phase}.")
     if a.weapon and a.phase is not None:
         raise RuleError(f"{name}: give a phase number or 'Weapon' (the Speed Factor), not both.")
     channel = a.channel or a.uninterruptible
@@ -187,7 +187,7 @@ def forget(f: Fight, cmd: ForgetActivity, ev: list[E.Event]) -> Fight:
     return msgspec.structs.replace(f, activities=tuple(a for a in catalog(f) if a is not old))
 
 
-def as_spec(cmd: C.Activity) -> ActivitySpec:
+def as_spec(cmd: Activity) -> ActivitySpec:
     """The fields of an ad-hoc `Activity` command as a catalog entry (not stored anywhere)."""
     return ActivitySpec(
         name=cmd.name,

@@ -3,6 +3,8 @@
 
 from engine.state import Clock
 
+PHASES = 9  # phases in a round: the one place the number is written
+
 
 class NinePhaseClock(Clock, frozen=True, gc=False, omit_defaults=True, tag="ninephase"):
     phase: int = 0  # 1-9 once the fight has started (0 before)

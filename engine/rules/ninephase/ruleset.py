@@ -15,8 +15,10 @@ from engine import commands as C
 from engine import events as E
 from engine.errors import RuleError
 from engine.rules.ninephase import catalog as K
-from engine.rules.ninephase.clock import NinePhaseClock
+from engine.rules.ninephase.clock import PHASES, NinePhaseClock
+from engine.rules.ninephase.commands import Activity
 from engine.rules.ninephase.economy import NinePhaseEconomy
+from engine.rules.ninephase.events import ChannelBegun, ChannelInterrupted, ChannelResolved
 from engine.ruleset import (
     ActionInfo,
     EconomyItem,
@@ -34,7 +36,6 @@ from engine.ruleset import (
 from engine.state import ActivitySpec, Channel, Combatant, Fight, PhaseUse, Pool, put, set_pool
 
 ACTIONS = 3
-PHASES = 9
 HEALTH = ("hp", "grit")
 
 CONDITIONS: dict[str, str] = {}
@@ -92,6 +93,7 @@ class NinePhase(Ruleset):
     id = "ninephase"
     economy_type = NinePhaseEconomy
     clock_type = NinePhaseClock
+    phases = PHASES
     title = "Nine-phase"
     summary = "Nine phases a round; 3 actions and 1 reaction a round; Master Actions; channels."
     stats = (
@@ -123,7 +125,7 @@ class NinePhase(Ruleset):
 
     def handlers(self) -> dict[type[C.Command], Handler]:
         return {
-            C.Activity: self._activity,
+            Activity: self._activity,
             K.DoActivity: self._do_activity,
             K.DefineActivity: lambda f, cmd, ev: K.define(f, cmd, ev),
             K.ForgetActivity: lambda f, cmd, ev: K.forget(f, cmd, ev),
@@ -205,7 +207,7 @@ class NinePhase(Ruleset):
         return self._announce(f, ev)
 
     # --- acting and reacting ------------------------------------------------------------------
-    def _activity(self, f: Fight, cmd: C.Activity, ev: Events) -> Fight:
+    def _activity(self, f: Fight, cmd: Activity, ev: Events) -> Fight:
         return self.perform(f, cmd.who, K.as_spec(cmd), cmd.earliest, ev, self._spend(cmd.resource, cmd.amount))
 
     @staticmethod
@@ -222,9 +224,9 @@ class NinePhase(Ruleset):
             raise RuleError(f"There is no activity called {cmd.name.strip() or '(blank)'} in the catalog.")
         if spec.weapon:
             if cmd.speed is None:
-                raise RuleError(f"{spec.name} starts at the weapon's Speed Factor: give it (1-9).")
+                raise RuleError(f"{spec.name} starts at the weapon's Speed Factor: give it (1-{PHASES}).")
             if not 1 <= cmd.speed <= PHASES:
-                raise RuleError(f"A Speed Factor is a phase from 1 to 9, not {cmd.speed}.")
+                raise RuleError(f"A Speed Factor is a phase from 1 to {PHASES}, not {cmd.speed}.")
             earliest: int | None = cmd.speed
         else:
             if cmd.speed is not None:
@@ -310,7 +312,7 @@ class NinePhase(Ruleset):
         if spend is not None and pool is not None:
             ev.append(E.ResourceChanged(c.id, c.name, pool.key, -spend[1], pool.current))
         if channel:
-            ev.append(E.ChannelBegun(c.id, c.name, name, p, p + spec.cost))
+            ev.append(ChannelBegun(c.id, c.name, name, p, p + spec.cost))
             if spec.cost == 0:
                 # a channel resolves after as many phases as it costs: a 0-cost one in this phase
                 f = self._announce(f, ev, only=c.id)
@@ -324,7 +326,7 @@ class NinePhase(Ruleset):
                 continue
             for ch in c.channels:
                 if ch.status == "" and ch.end == f.phase:
-                    ev.append(E.ChannelResolved(c.id, c.name, ch.activity, f.phase))
+                    ev.append(ChannelResolved(c.id, c.name, ch.activity, f.phase))
                     if self.out(f, c) or c.down:
                         ev.append(E.Info(
                             f"{c.name} is down: {ch.activity} still completes, but its target must "
@@ -341,7 +343,7 @@ class NinePhase(Ruleset):
         pick = [ch for ch in live if not want or ch.activity.lower() == want]
         if cmd.start is not None:
             # a channel carried from last round keeps its start counted back from this round's phase 1
-            pick = [ch for ch in pick if cmd.start in (ch.start, ch.start + 9)]
+            pick = [ch for ch in pick if cmd.start in (ch.start, ch.start + PHASES)]
         if not pick:
             what = f" called {cmd.activity.strip()}" if want else ""
             begun = f" begun in phase {cmd.start}" if cmd.start is not None else ""
@@ -356,7 +358,7 @@ class NinePhase(Ruleset):
         if len(why) > 200:
             raise RuleError("Keep the reason to one short line (200 characters).")
         ch = pick[0]
-        ev.append(E.ChannelInterrupted(c.id, c.name, ch.activity, why, _lost(ch)))
+        ev.append(ChannelInterrupted(c.id, c.name, ch.activity, why, _lost(ch)))
         stopped = replace(ch, status="interrupted", at=f.phase)
         return put(f, replace(c, channels=tuple(stopped if x is ch else x for x in c.channels)))
 
@@ -370,7 +372,7 @@ class NinePhase(Ruleset):
         if not broken:
             return f
         for ch in broken:
-            ev.append(E.ChannelInterrupted(c.id, c.name, ch.activity, why, _lost(ch)))
+            ev.append(ChannelInterrupted(c.id, c.name, ch.activity, why, _lost(ch)))
         chans = tuple(
             replace(ch, status="interrupted", at=p) if ch in broken else ch for ch in c.channels
         )

@@ -19,6 +19,7 @@ from engine.dice import DiceRoll, Rng, roll
 from engine.errors import RuleError
 from engine.rules.warhammer import combat as W
 from engine.rules.warhammer.clock import WarhammerClock
+from engine.rules.warhammer.commands import Fortune
 from engine.rules.warhammer.economy import WarhammerEconomy
 from engine.ruleset import (
     ActionInfo,
@@ -131,7 +132,7 @@ class Warhammer(Ruleset):
 
     def handlers(self) -> dict[type[C.Command], Handler]:
         return {
-            C.Fortune: self._fortune,
+            Fortune: self._fortune,
             W.Attack: self._attack,
             W.Critical: lambda f, cmd, ev: W.critical_command(f, cmd, ev),
             W.KeepFighting: lambda f, cmd, ev: W.keep_fighting_command(f, cmd, ev),
@@ -308,7 +309,7 @@ class Warhammer(Ruleset):
             return f"{c.name} has no Fortune left."
         return ""
 
-    def _fortune(self, f: Fight, cmd: C.Fortune, ev: Events) -> Fight:
+    def _fortune(self, f: Fight, cmd: Fortune, ev: Events) -> Fight:
         if not f.started or f.ended:
             raise RuleError(self.fortune_refusal(f))
         c = f.get(cmd.who)

@@ -17,8 +17,8 @@ from textual.widgets import Checkbox, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from engine import RuleError
-from engine import commands as C
 from engine.commands import Command
+from engine.rules.cosmere.commands import ChooseSpeed, StartTurn
 from tui.attack import MODES, AttackBase, pct
 from tui.dialogs import (
     Choice,
@@ -529,8 +529,8 @@ class SpeedDialog(Dialog):
         i = self.query_one("#speeds", OptionList).highlighted or 0
         _, speed, now = self.CHOICES[i]
         if now:
-            return C.StartTurn(self.who, speed)  # type: ignore[arg-type]
-        return C.ChooseSpeed(self.who, speed)  # type: ignore[arg-type]
+            return StartTurn(self.who, speed)  # type: ignore[arg-type]
+        return ChooseSpeed(self.who, speed)  # type: ignore[arg-type]
 
 
 class CosmereFallDialog(RulesDialog):

@@ -7,6 +7,7 @@ from msgspec.structs import replace
 from rich.text import Text
 
 from engine.rules.ninephase.board import board, for_rounds, for_time, rest_of_round
+from engine.rules.ninephase.clock import PHASES
 from engine.ruleset import Ruleset
 from engine.state import Combatant, Duration, Fight
 from tui.rulesets.base import Action, RulesetUI, register
@@ -52,7 +53,7 @@ def _kind(c: Combatant, p: int, item: object) -> str:
 def _phase_cells(f: Fight, c: Combatant, cells: tuple[tuple[object, ...], ...], cell_w: int, st: Styles) -> Text:
     """Nine board cells from engine.rules.ninephase.board: a mark per item, the activity if room."""
     t = Text(end="")
-    for p in range(1, 10):
+    for p in range(1, PHASES + 1):
         items = cells[p - 1] if p - 1 < len(cells) else ()
         begun = {ch.activity for ch in c.channels if ch.start == p}
         if begun:
@@ -93,7 +94,8 @@ def channel_lines(f: Fight, width: int, st: Styles) -> list[Row]:
     out: list[Row] = []
     for c in f.combatants:
         for ch in c.channels:
-            t = span(f"  {phase_word(ch.start, short=True)}→{phase_word(ch.end, short=True)} ", st["channel"])
+            span_ = f"{phase_word(ch.start, PHASES, short=True)}→{phase_word(ch.end, PHASES, short=True)}"
+            t = span(f"  {span_} ", st["channel"])
             t.append_text(literal(ch.activity, st["channel"]))
             t.append(" (")
             t.append_text(literal(c.name))
@@ -105,7 +107,7 @@ def channel_lines(f: Fight, width: int, st: Styles) -> list[Row]:
             elif f.started and not f.ended and f.phase == ch.end:
                 t.append(f": resolves in phase {ch.end} (now)", style=st["warn"])
             else:
-                t.append(f": resolves in phase {phase_word(ch.end)}", style=st["dim"])
+                t.append(f": resolves in phase {phase_word(ch.end, PHASES)}", style=st["dim"])
             if ch.uninterruptible and not ch.status:
                 t.append(", uninterruptible", style=st["dim"])
             out.append(Row(None, fit(t, width)))
@@ -167,7 +169,7 @@ class NinePhaseUI(RulesetUI):
         name_w, badge_w = layout(cols, width - board_w)
         actors = frozenset(rs.actors(f)) if f.started and not f.ended else frozenset()
         heads = Text(end="")
-        for p in range(1, 10):
+        for p in range(1, PHASES + 1):
             cell = fit(Text(str(p), end=""), cell_w)
             if p == f.phase and f.started and not f.ended:
                 cell.stylize(st["phase-current"])

@@ -11,8 +11,8 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
-from engine import commands as C
 from engine.commands import Command
+from engine.rules.ninephase.commands import Activity
 from tui.dialogs import (
     ActingDialog,
     Choice,
@@ -210,7 +210,7 @@ class ActivityDialog(ActingDialog):
             if self.query("#resource") and self.choice("resource"):
                 resource, amount = self._resource()  # the GM's choice of what it spends wins
                 picked = {**picked, "resource": resource, "amount": amount}
-            return C.Activity(self.who, **picked)
+            return Activity(self.who, **picked)
         if oid.startswith("cat:"):
             speed = optional_int(self.value("speed"), "Speed Factor", 1, 9) if self._needs_speed(oid) else None
             resource, amount = self._resource()
@@ -224,7 +224,7 @@ class ActivityDialog(ActingDialog):
             raise FormError("Name the activity.")
         earliest = optional_int(self.value("earliest"), "Earliest phase", 1, 9)
         resource, amount = self._resource()
-        cmd = C.Activity(
+        cmd = Activity(
             self.who,
             name,
             cost=self.choice("cost"),

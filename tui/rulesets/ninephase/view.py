@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from engine.rules.ninephase.clock import PHASES
 from engine.ruleset import Ruleset
 from engine.state import Combatant, Fight
 from tui.text import literal
@@ -21,7 +22,7 @@ def extra_lines(f: Fight, rs: Ruleset, people: list[Combatant]) -> list[Text]:
     out: list[Text] = []
     if f.started and not f.ended:
         board = Text("Phases ", style="bold", end="")
-        for p in range(1, 10):
+        for p in range(1, PHASES + 1):
             board.append(f" {p} ", style="bold reverse" if p == f.phase else ("dim" if p < f.phase else ""))
         out.append(board)
     for c in people:
@@ -33,6 +34,6 @@ def extra_lines(f: Fight, rs: Ruleset, people: list[Combatant]) -> list[Text]:
             t.append(" channels ")
             t.append_text(literal(ch.activity, "cyan"))
             now = f.phase == ch.end
-            t.append(f": resolves in phase {phase_word(ch.end)}{' (now)' if now else ''}", style="dim")
+            t.append(f": resolves in phase {phase_word(ch.end, PHASES)}{' (now)' if now else ''}", style="dim")
             out.append(t)
     return out

@@ -12,9 +12,9 @@ from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
 from engine import RuleError
-from engine import commands as C
 from engine.commands import Command
 from engine.events import describe
+from engine.rules.warhammer.commands import Fortune
 from engine.state import Combatant
 from tui.attack import AttackBase, pct
 from tui.dialogs import (
@@ -377,7 +377,7 @@ class FortuneDialog(Dialog):
 
     def build(self) -> Command:
         pos = parse_int(self.value("position"), "Place", 1, max(1, len(self.fight.order)))
-        return C.Fortune(self.who, pos - 1)
+        return Fortune(self.who, pos - 1)
 
 
 class WarhammerCriticalDialog(RulesDialog):
