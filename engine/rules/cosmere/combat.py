@@ -308,8 +308,17 @@ def _distances(cmd: CosmereAttack, targets: list[Combatant]) -> dict[str, int]:
     return {t.id: x for t, x in zip(targets, given, strict=True)}
 
 
-def _validate(f: Fight, cmd: CosmereAttack) -> tuple[Combatant, list[Combatant]]:
-    a = f.get(cmd.who)
+# the attack's fields that name one of a few choices: (field, allowed, what)
+_CHOICES: tuple[tuple[str, tuple[str, ...], str], ...] = (
+    ("defense", tuple(DEFENSES), "The defense"),
+    ("kind", ("melee", "ranged"), "An attack"),
+    ("use", USES, "An attack's use"),
+    ("mode", ("", "normal", "advantage", "disadvantage"), "The test"),
+)
+
+
+def _check_targets(f: Fight, a: Combatant, cmd: CosmereAttack) -> list[Combatant]:
+    """The targets: one to 50 combatants, each named once, not the attacker."""
     if not cmd.targets:
         raise RuleError("Choose at least one target.")
     if len(cmd.targets) > 50:
@@ -319,10 +328,13 @@ def _validate(f: Fight, cmd: CosmereAttack) -> tuple[Combatant, list[Combatant]]
     targets = [f.get(t) for t in cmd.targets]
     if a.id in cmd.targets:
         raise RuleError(f"{a.name} cannot attack itself.")
-    _one_of(cmd.defense, tuple(DEFENSES), "The defense")
-    _one_of(cmd.kind, ("melee", "ranged"), "An attack")
-    _one_of(cmd.use, USES, "An attack's use")
-    _one_of(cmd.mode, ("", "normal", "advantage", "disadvantage"), "The test")
+    return targets
+
+
+def _check_fields(cmd: CosmereAttack) -> None:
+    """The command's own fields: known choices, the ranged-only situations, believable numbers."""
+    for field, allowed, what in _CHOICES:
+        _one_of(getattr(cmd, field), allowed, what)
     for flag, what in (
         (cmd.in_reach, "within an enemy's reach"),
         (cmd.long_range, "at long range"),
@@ -339,24 +351,43 @@ def _validate(f: Fight, cmd: CosmereAttack) -> tuple[Combatant, list[Combatant]]
         raise RuleError("Keep the damage type and the label short.")
     if cmd.damage:
         parse(cmd.damage)
+
+
+def _check_ally(f: Fight, a: Combatant, cmd: CosmereAttack) -> None:
+    """Raising the stakes: a ranged attack's Complication may graze an ally of the attacker near the target."""
+    if not (cmd.ally or cmd.ally_graze):
+        return
+    if cmd.kind != "ranged":
+        raise RuleError("Only a ranged attack raises the stakes for an ally near its target.")
+    if not cmd.ally:
+        raise RuleError("Name the ally within 5 ft of the target that the Complication grazes.")
+    ally = f.get(cmd.ally)
+    if ally.id == a.id or ally.id in cmd.targets:
+        raise RuleError(f"{ally.name} is not an ally beside the target: name someone who is not attacked.")
+    if ally.side != a.side:
+        raise RuleError(f"{ally.name} is not {a.name}'s ally.")
+
+
+def _check_reactive_strike(a: Combatant, targets: list[Combatant], cmd: CosmereAttack) -> None:
+    """Reactive Strike: one melee attack against one enemy's Physical defense."""
+    if cmd.use != "reaction":
+        return
+    t = targets[0]
+    if len(targets) != 1 or cmd.kind != "melee" or cmd.defense != "phy":
+        raise RuleError("Reactive Strike is one melee attack against one enemy's Physical defense.")
+    if t.side == a.side:
+        raise RuleError(f"Reactive Strike is made against an enemy, and {t.name} is on {a.name}'s side.")
+
+
+def _validate(f: Fight, cmd: CosmereAttack) -> tuple[Combatant, list[Combatant]]:
+    """Everything the rules refuse about an attack, checked before anything is paid or rolled."""
+    a = f.get(cmd.who)
+    targets = _check_targets(f, a, cmd)
+    _check_fields(cmd)
     _range(cmd)
     _distances(cmd, targets)
-    if cmd.ally or cmd.ally_graze:
-        if cmd.kind != "ranged":
-            raise RuleError("Only a ranged attack raises the stakes for an ally near its target.")
-        if not cmd.ally:
-            raise RuleError("Name the ally within 5 ft of the target that the Complication grazes.")
-        ally = f.get(cmd.ally)
-        if ally.id == a.id or ally.id in cmd.targets:
-            raise RuleError(f"{ally.name} is not an ally beside the target: name someone who is not attacked.")
-        if ally.side != a.side:
-            raise RuleError(f"{ally.name} is not {a.name}'s ally.")
-    if cmd.use == "reaction":
-        t = targets[0]
-        if len(targets) != 1 or cmd.kind != "melee" or cmd.defense != "phy":
-            raise RuleError("Reactive Strike is one melee attack against one enemy's Physical defense.")
-        if t.side == a.side:
-            raise RuleError(f"Reactive Strike is made against an enemy, and {t.name} is on {a.name}'s side.")
+    _check_ally(f, a, cmd)
+    _check_reactive_strike(a, targets, cmd)
     if a.down:
         raise RuleError(f"{a.name} is down and cannot attack.")
     return a, targets
@@ -421,42 +452,62 @@ def _test_dice(f: Fight, cmd: CosmereAttack, n: int) -> tuple[DiceRoll, Fight]:
     return r, (f if cmd.given is not None else replace(f, rng=rng))
 
 
-def attack(rs: "Cosmere", f: Fight, cmd: CosmereAttack, ev: Events) -> Fight:
-    _started(f)
-    a, targets = _validate(f, cmd)
+# one target's plan before the roll: (target, advantages, disadvantages, net mode)
+Plan = tuple[Combatant, tuple[str, ...], tuple[str, ...], str]
+# one target's result: the plan, then the die it reads, the test total, its defense, hit or not
+Result = tuple[Combatant, tuple[str, ...], tuple[str, ...], str, int, int, int, bool]
+
+
+def _plans(a: Combatant, targets: list[Combatant], cmd: CosmereAttack) -> list[Plan]:
+    """Advantages and disadvantages: the attack's own, then each target's (range, senses, cover)."""
     common = _common_sources(cmd)
     distances = _distances(cmd, targets)
     plans = []
     for t in targets:
         adv, dis = _target_sources(a, t, cmd, common, distances)
         plans.append((t, adv, dis, net_mode(adv, dis, cmd.mode)))
-    # pay first: a refused payment leaves nothing rolled
+    return plans
+
+
+def _pay(rs: "Cosmere", f: Fight, a: Combatant, cmd: CosmereAttack, ev: Events) -> Fight:
+    """The cost: the named action, or the reaction (and focus) of a Reactive Strike, or nothing."""
     if cmd.use == "action":
-        f = rs.use(f, C.UseAction(a.id, "action", cmd.action.strip() or "Strike", cost=cmd.cost), ev)
-    elif cmd.use == "reaction":
-        f = rs.use(f, C.UseAction(a.id, "reaction", "Reactive Strike"), ev)
-    # the test and the damage dice are rolled together, whatever is chosen afterwards
-    n = 2 if any(p[3] != "normal" for p in plans) else 1
-    test, f = _test_dice(f, cmd, n)
-    dmg: DiceRoll | None = None
+        return rs.use(f, C.UseAction(a.id, "action", cmd.action.strip() or "Strike", cost=cmd.cost), ev)
+    if cmd.use == "reaction":
+        return rs.use(f, C.UseAction(a.id, "reaction", "Reactive Strike"), ev)
+    return f
+
+
+def _damage_dice(f: Fight, cmd: CosmereAttack) -> tuple[DiceRoll | None, Fight]:
+    """The damage roll, made with the test whatever is chosen afterwards (None: no damage dice)."""
     if cmd.damage:
         dmg, rng = roll_or_given(cmd.damage, f.rng, cmd.damage_given, cmd.damage_total, "Damage")
         if cmd.damage_given is None and cmd.damage_total is None:
             f = replace(f, rng=rng)
-    elif cmd.damage_given is not None or cmd.damage_total is not None:
+        return dmg, f
+    if cmd.damage_given is not None or cmd.damage_total is not None:
         raise RuleError("No damage to enter: the attack has no damage dice.")
-    dice = test.terms[0].rolls
+    return None, f
+
+
+def _judge(plans: list[Plan], dice: tuple[int, ...], cmd: CosmereAttack) -> list[Result]:
+    """Each target on its own: the higher die with an advantage, the lower with a disadvantage, plus
+    the modifier, against its defense (a hit when it meets it)."""
     results = []
     for t, adv, dis, mode in plans:
         nat = max(dice) if mode == "advantage" else min(dice) if mode == "disadvantage" else dice[0]
         d = t.stat(cmd.defense, 10)
         total = nat + cmd.modifier
         results.append((t, adv, dis, mode, nat, total, d, total >= d))
-    hits = [r for r in results if r[7]]
-    if cmd.critical and not hits:
+    return results
+
+
+def _check_choices(a: Combatant, results: list[Result], cmd: CosmereAttack) -> None:
+    """The choices made after the roll: a critical needs a hit; a graze (1 focus each) a sensed,
+    missed target and damage dice; the ally's graze a miss."""
+    if cmd.critical and not any(r[7] for r in results):
         raise RuleError("A critical needs a hit: every target was missed.")
-    graze = set(cmd.graze)
-    if len(graze) != len(cmd.graze):
+    if len(set(cmd.graze)) != len(cmd.graze):
         raise RuleError("Graze each target once.")
     for g in cmd.graze:
         r = next((x for x in results if x[0].id == g), None)
@@ -468,12 +519,80 @@ def attack(rs: "Cosmere", f: Fight, cmd: CosmereAttack, ev: Events) -> Fight:
             raise RuleError(f"{r[0].name} cannot be grazed: {a.name} cannot sense it.")
         if not cmd.damage:
             raise RuleError("A graze deals the damage dice, and this attack has none.")
-    ally = f.get(cmd.ally) if cmd.ally else None
     if cmd.ally_graze:
         if all(r[7] for r in results):
             raise RuleError("The Complication grazes the ally only when the attack misses: it hit every target.")
         if not cmd.damage:
             raise RuleError("A graze deals the damage dice, and this attack has none.")
+
+
+def _outcome(cmd: CosmereAttack, hit: bool, grazed: bool, dice_value: int, dmg: DiceRoll | None) -> tuple[str, int]:
+    """A target's outcome (miss, graze, hit; critical with an Opportunity spent) and its damage: a
+    hit deals the dice plus the modifier, a graze the dice alone."""
+    outcome = "hit" if hit else "graze" if grazed else "miss"
+    amount = 0
+    if hit and dmg is not None:
+        # no damage dice given: the GM rolls no damage (the modifier alone is not damage)
+        amount = max(0, dice_value + cmd.modifier)
+    elif grazed:
+        amount = max(0, dice_value)
+    if cmd.critical and outcome != "miss":
+        outcome = "critical" if hit else "critical graze"
+    return outcome, amount
+
+
+def _resolve_target(
+    rs: "Cosmere",
+    f: Fight,
+    a: Combatant,
+    cmd: CosmereAttack,
+    result: Result,
+    grazed: bool,
+    dmg: DiceRoll | None,
+    dice_value: int,
+    ev: Events,
+) -> Fight:
+    """One target's result, and its damage when it was hit or grazed."""
+    t, adv, dis, mode, nat, total, d, hit = result
+    outcome, amount = _outcome(cmd, hit, grazed, dice_value, dmg)
+    ev.append(
+        TargetResult(
+            a.id,
+            t.id,
+            t.name,
+            nat,
+            total,
+            d,
+            outcome,
+            amount,
+            mode,
+            adv,
+            dis,
+            bool(cmd.mode),
+            t.id not in cmd.unsensed,
+        )
+    )
+    if outcome != "miss" and dmg is not None:
+        mod = f" {'+' if cmd.modifier > 0 else '-'} {abs(cmd.modifier)}" if hit and cmd.modifier else ""
+        how = f"{outcome}: {dice_value}{mod}"
+        f = deal_damage(rs, f, t.id, amount, cmd.type, None, ev, f"{a.name}'s {how}")
+    return f
+
+
+def attack(rs: "Cosmere", f: Fight, cmd: CosmereAttack, ev: Events) -> Fight:
+    """The attack: plan, pay, roll the test and the damage together, judge each target, check the
+    choices, then the grazes' focus, each target's damage and the ally's graze."""
+    _started(f)
+    a, targets = _validate(f, cmd)
+    plans = _plans(a, targets, cmd)
+    f = _pay(rs, f, a, cmd, ev)  # pay first: a refused payment leaves nothing rolled
+    # the test and the damage dice are rolled together, whatever is chosen afterwards
+    n = 2 if any(p[3] != "normal" for p in plans) else 1
+    test, f = _test_dice(f, cmd, n)
+    dmg, f = _damage_dice(f, cmd)
+    results = _judge(plans, test.terms[0].rolls, cmd)
+    _check_choices(a, results, cmd)
+    ally = f.get(cmd.ally) if cmd.ally else None
     ev.append(
         CosmereAttackRolled(
             a.id,
@@ -489,43 +608,14 @@ def attack(rs: "Cosmere", f: Fight, cmd: CosmereAttack, ev: Events) -> Fight:
             cmd.ally_graze,
         )
     )
+    graze = set(cmd.graze)
     if graze:
         f = _spend_focus(f, a.id, len(graze), f"Grazing {len(graze)} target{'s' if len(graze) > 1 else ''}", ev)
     dice_value = 0
     if dmg is not None:
         dice_value = parse(cmd.damage).maximum() if cmd.critical else dmg.total
-    for t, adv, dis, mode, nat, total, d, hit in results:
-        grazed = t.id in graze
-        outcome = "hit" if hit else "graze" if grazed else "miss"
-        amount = 0
-        if hit and dmg is not None:
-            # no damage dice given: the GM rolls no damage (the modifier alone is not damage)
-            amount = max(0, dice_value + cmd.modifier)
-        elif grazed:
-            amount = max(0, dice_value)
-        if cmd.critical and outcome != "miss":
-            outcome = "critical" if hit else "critical graze"
-        ev.append(
-            TargetResult(
-                a.id,
-                t.id,
-                t.name,
-                nat,
-                total,
-                d,
-                outcome,
-                amount,
-                mode,
-                adv,
-                dis,
-                bool(cmd.mode),
-                t.id not in cmd.unsensed,
-            )
-        )
-        if outcome != "miss" and dmg is not None:
-            mod = f" {'+' if cmd.modifier > 0 else '-'} {abs(cmd.modifier)}" if hit and cmd.modifier else ""
-            how = f"{outcome}: {dice_value}{mod}"
-            f = deal_damage(rs, f, t.id, amount, cmd.type, None, ev, f"{a.name}'s {how}")
+    for result in results:
+        f = _resolve_target(rs, f, a, cmd, result, result[0].id in graze, dmg, dice_value, ev)
     if cmd.ally_graze and ally is not None and dmg is not None:
         # the ally is not a target of the attack: its graze is the dice as rolled, never maximised
         f = deal_damage(rs, f, ally.id, max(0, dmg.total), cmd.type, None, ev, f"{a.name}'s miss grazes its ally")

@@ -336,29 +336,57 @@ class Cosmere(Ruleset):
 
     # --- the action economy -------------------------------------------------------------------
     def use(self, f: Fight, cmd: C.UseAction, ev: Events) -> Fight:
+        """Spend from the action economy: a reaction, or on its own turn a free action or one costing
+        1 to 3 actions (Ready: 1 more, the readied action held for off its turn)."""
         c = f.get(cmd.who)
-        e = c.economy
         label = cmd.name.strip()
         if cmd.what == "reaction":
-            if e.reactions < 1:
-                if c.has("Surprised") and self._before_first_turn(f, c):
-                    raise RuleError(f"{c.name} is Surprised: no reaction until the start of its first turn.")
-                raise RuleError(f"{c.name} has no reaction left (a new one comes at the start of its turn).")
-            e = replace(e, reactions=e.reactions - 1)
-            f = put(f, replace(c, economy=e))
-            if label.lower() == "reactive strike":
-                f = _spend_focus(f, f.get(c.id), ev, "Reactive Strike")
-            c = f.get(c.id)
-            ev.append(E.ActionUsed(c.id, c.name, "reaction", label, self.describe_economy(c)))
-            return f
+            return self._use_reaction(f, c, label, ev)
         if cmd.what not in ("action", "free"):
             raise RuleError(f"Cosmere has action, free and reaction, not '{cmd.what}'.")
+        e = c.economy
         if f.current != c.id:
             if e.ready:
                 return self._take_readied(f, c, label, ev)
             raise RuleError(f"Actions are taken on one's own turn, and it is not {c.name}'s turn.")
-        cost = 0 if cmd.what == "free" else cmd.cost
         held = readied(label)
+        cost, key = self._action_cost(c, cmd, label, held)
+        e = replace(e, actions=e.actions - cost, used=e.used + ((key,) if key else ()))
+        if held is not None:
+            e = replace(e, ready=held)
+        f = put(f, replace(c, economy=e))
+        c = f.get(c.id)
+        spent = f"{cost} action{'s' if cost != 1 else ''}" if cost else "free action"
+        ev.append(E.ActionUsed(c.id, c.name, spent, label, self.describe_economy(c)))
+        if held is not None:
+            ev.append(E.Info(f"{c.name} readies {held}: it may take it off its turn, already paid for", c.id))
+        if label.lower() == "brace":
+            f = self._brace(f, c, ev)
+        return f
+
+    def _use_reaction(self, f: Fight, c: Combatant, label: str, ev: Events) -> Fight:
+        """A reaction: one a round, none for the Surprised before their first turn; Reactive Strike
+        costs 1 focus too."""
+        e = c.economy
+        if e.reactions < 1:
+            if c.has("Surprised") and self._before_first_turn(f, c):
+                raise RuleError(f"{c.name} is Surprised: no reaction until the start of its first turn.")
+            raise RuleError(f"{c.name} has no reaction left (a new one comes at the start of its turn).")
+        e = replace(e, reactions=e.reactions - 1)
+        f = put(f, replace(c, economy=e))
+        if label.lower() == "reactive strike":
+            f = _spend_focus(f, f.get(c.id), ev, "Reactive Strike")
+        c = f.get(c.id)
+        ev.append(E.ActionUsed(c.id, c.name, "reaction", label, self.describe_economy(c)))
+        return f
+
+    @staticmethod
+    def _action_cost(c: Combatant, cmd: C.UseAction, label: str, held: str | None) -> tuple[int, str]:
+        """What an action on its own turn costs, checked: 1 to 3 actions (Ready 1 to 4), a free action
+        none, each action once a turn (every Ready counts as one), no more than it has left. Returns
+        (cost, the name the once-a-turn rule counts)."""
+        e = c.economy
+        cost = 0 if cmd.what == "free" else cmd.cost
         if held is not None and cmd.what != "action":
             raise RuleError("Ready is an action: it costs 1 action plus what the readied action needs.")
         if held is not None and not 1 <= cost <= 4:
@@ -374,22 +402,16 @@ class Cosmere(Ruleset):
         if cost > e.actions:
             plural = "s" if cost != 1 else ""
             raise RuleError(f"{label or 'That'} costs {cost} action{plural} and {c.name} has {e.actions} left.")
-        e = replace(e, actions=e.actions - cost, used=e.used + ((key,) if key else ()))
-        if held is not None:
-            e = replace(e, ready=held)
-        f = put(f, replace(c, economy=e))
-        c = f.get(c.id)
-        spent = f"{cost} action{'s' if cost != 1 else ''}" if cost else "free action"
-        ev.append(E.ActionUsed(c.id, c.name, spent, label, self.describe_economy(c)))
-        if held is not None:
-            ev.append(E.Info(f"{c.name} readies {held}: it may take it off its turn, already paid for", c.id))
-        if label.lower() == "brace":
-            # Brace lasts until the start of its next turn (the text gives no end; the GM removes it
-            # sooner if it leaves cover)
-            braced = Condition("Braced", duration=Duration("turn_start", c.id, 1))
-            kept = tuple(x for x in c.conditions if x.name != "Braced")
-            f = put(f, replace(c, conditions=kept + (braced,)))
-            ev.append(E.ConditionAdded(c.id, c.name, "Braced", "until the start of its next turn"))
+        return cost, key
+
+    @staticmethod
+    def _brace(f: Fight, c: Combatant, ev: Events) -> Fight:
+        """Brace: Braced until the start of its next turn (the text gives no end; the GM removes it
+        sooner if it leaves cover)."""
+        braced = Condition("Braced", duration=Duration("turn_start", c.id, 1))
+        kept = tuple(x for x in c.conditions if x.name != "Braced")
+        f = put(f, replace(c, conditions=kept + (braced,)))
+        ev.append(E.ConditionAdded(c.id, c.name, "Braced", "until the start of its next turn"))
         return f
 
     def _take_readied(self, f: Fight, c: Combatant, label: str, ev: Events) -> Fight:

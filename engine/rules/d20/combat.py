@@ -671,15 +671,19 @@ def _attack_bonus(f: Fight, cmd: D20Attack) -> int:
     return attack_bonus(f.get(cmd.who), cmd.ability, cmd.kind, cmd.use == "power", cmd.proficient) + cmd.bonus
 
 
-def attack(rs: "D20", f: Fight, cmd: D20Attack, ev: Events) -> Fight:
-    _started(f)
-    use = _check(cmd.use, ATTACK_USES, "An attack's use")
-    bonus = _attack_bonus(f, cmd)
-    add = cmd.mod
-    if cmd.ability and use != "power":
-        if cmd.mod:
-            raise RuleError("With an ability given, the damage adds that ability's modifier: leave mod out.")
-        add = mod(f.get(cmd.who).stat(cmd.ability.lower(), 10)) if cmd.damage else 0
+def _damage_add(f: Fight, cmd: D20Attack, use: str) -> int:
+    """What the damage adds to its dice: `mod` as given, or the attack's ability modifier (a power
+    adds only what is given)."""
+    if not (cmd.ability and use != "power"):
+        return cmd.mod
+    if cmd.mod:
+        raise RuleError("With an ability given, the damage adds that ability's modifier: leave mod out.")
+    return mod(f.get(cmd.who).stat(cmd.ability.lower(), 10)) if cmd.damage else 0
+
+
+def _check_attack_kind(f: Fight, cmd: D20Attack, use: str) -> None:
+    """What kind of attack this use allows (a Confused action: melee only; an opportunity or off-hand
+    attack: melee), and the damage's type and dice."""
     attacker = f.get(cmd.who)
     if (
         CONFUSED_ATTACK in attacker.economy.used
@@ -699,6 +703,30 @@ def attack(rs: "D20", f: Fight, cmd: D20Attack, ev: Events) -> Fight:
         parse(cmd.damage)
     elif cmd.mod:
         raise RuleError("Give the damage dice as well as the modifier.")
+
+
+def _check_attack_use(p: _Plan, use: str) -> None:
+    """An opportunity attack needs to see a target that did not Disengage; a readied attack needs an
+    attack readied."""
+    if use == "opportunity":
+        if p.attacker.has("Blinded"):
+            raise RuleError(f"{p.attacker.name} is Blinded: an opportunity attack needs to see its target.")
+        if p.target.has("Hidden"):
+            raise RuleError(f"{p.target.name} is Hidden: an opportunity attack needs to see its target.")
+        if p.target.economy.disengaged:
+            raise RuleError(f"{p.target.name} took the Disengage action: its movement does not provoke.")
+    held = readied_action(p.attacker.economy.ready) if use == "readied" else ""
+    if held:
+        raise RuleError(f"{p.attacker.name} readied {held.capitalize()}, not an attack: take it with d20_release.")
+
+
+def attack(rs: "D20", f: Fight, cmd: D20Attack, ev: Events) -> Fight:
+    """An attack: the checks, the plan (advantage, cover, AC), the cost, the roll, the damage."""
+    _started(f)
+    use = _check(cmd.use, ATTACK_USES, "An attack's use")
+    bonus = _attack_bonus(f, cmd)
+    add = _damage_add(f, cmd, use)
+    _check_attack_kind(f, cmd, use)
     p = _plan(
         f,
         cmd.who,
@@ -712,16 +740,7 @@ def attack(rs: "D20", f: Fight, cmd: D20Attack, ev: Events) -> Fight:
         cmd.disadvantage,
         cmd.mode,
     )
-    if use == "opportunity":
-        if p.attacker.has("Blinded"):
-            raise RuleError(f"{p.attacker.name} is Blinded: an opportunity attack needs to see its target.")
-        if p.target.has("Hidden"):
-            raise RuleError(f"{p.target.name} is Hidden: an opportunity attack needs to see its target.")
-        if p.target.economy.disengaged:
-            raise RuleError(f"{p.target.name} took the Disengage action: its movement does not provoke.")
-    held = readied_action(p.attacker.economy.ready) if use == "readied" else ""
-    if held:
-        raise RuleError(f"{p.attacker.name} readied {held.capitalize()}, not an attack: take it with d20_release.")
+    _check_attack_use(p, use)
     f = _spend(rs, f, cmd.who, use, cmd.label, ev)
     f, outcome = _attack_roll(rs, f, p, cmd.given, cmd.label, use, cmd.cover, ev)
     # an off-hand attack adds the ability modifier only when it is negative
@@ -802,8 +821,9 @@ def _drop_dues(c: Combatant, what: str) -> Combatant:
     return replace(c, due=tuple(d for d in c.due if d.what.lower() != low)) if c.due else c
 
 
-def roll_test(rs: "D20", f: Fight, cmd: D20Test, ev: Events) -> Fight:
-    c = f.get(cmd.who)
+def _check_test(c: Combatant, cmd: D20Test) -> tuple[str, str, str]:
+    """The test's fields: a save or a check, an ability, a mode, cover (Dexterity saves only; full
+    cover cannot be targeted), a short label. Returns (kind, ability, cover)."""
     kind = _check(cmd.kind, ("save", "check"), "A test")
     ability = cmd.ability.lower()
     if ability:
@@ -816,6 +836,15 @@ def roll_test(rs: "D20", f: Fight, cmd: D20Test, ev: Events) -> Fight:
         raise RuleError(f"{c.name} has full cover and cannot be targeted directly.")
     if len(cmd.label) > 80:
         raise RuleError("A label can be at most 80 characters.")
+    return kind, ability, cover
+
+
+def _what_it_resolves(
+    c: Combatant, cmd: D20Test, kind: str, ability: str
+) -> tuple[Combatant, str, str, Due | None, Condition | None]:
+    """What the save settles: a concentration save that is due (a Constitution save), or the save
+    against a condition or an owed roll, taken off what is owed. Returns (combatant without that
+    due, ability, what it resolves, the due, the condition)."""
     resolves = cmd.resolves.strip()
     due: Due | None = None
     cond: Condition | None = None
@@ -834,12 +863,12 @@ def roll_test(rs: "D20", f: Fight, cmd: D20Test, ev: Events) -> Fight:
             raise RuleError(f"{c.name} is not {resolves}: there is no save against it to make.")
         if cond is not None:
             resolves = cond.name
-    if cmd.waive:
-        if due is None:
-            raise RuleError("Only a save that is due can be waived.")
-        f = put(f, c)
-        ev.append(E.Info(f"The GM waives {c.name}'s save ({resolves})", c.id))
-        return f
+    return c, ability, resolves, due, cond
+
+
+def _test_dc(c: Combatant, cmd: D20Test, resolves: str, due: Due | None, cond: Condition | None) -> int | None:
+    """The DC: as given, else the due's (a concentration save's is set by the damage), else the
+    condition's; a save that resolves something needs one."""
     dc = cmd.dc
     if due is not None and due.dc:
         if dc is not None and dc != due.dc and resolves == "concentration":
@@ -851,6 +880,11 @@ def roll_test(rs: "D20", f: Fight, cmd: D20Test, ev: Events) -> Fight:
         raise RuleError(f"Give the DC of {c.name}'s save against {resolves}.")
     if dc is not None and not 1 <= dc <= 100:
         raise RuleError(f"A DC is between 1 and 100, not {dc}.")
+    return dc
+
+
+def _test_bonus(c: Combatant, cmd: D20Test, kind: str, ability: str, cover: str) -> int:
+    """The bonus: as given, or the sheet's save bonus or ability modifier; plus cover, less Exhaustion."""
     if cmd.bonus is not None and abs(cmd.bonus) > 100:
         raise RuleError(f"{cmd.bonus:+d} is not a believable bonus.")
     if cmd.bonus is not None:
@@ -859,7 +893,39 @@ def roll_test(rs: "D20", f: Fight, cmd: D20Test, ev: Events) -> Fight:
         base = save_bonus(c, ability) if ability else 0
     else:
         base = mod(c.stat(ability)) if ability and has_stat(c, ability) else 0
-    bonus = base + COVER.get(cover, 0) - exhaustion(c)
+    return base + COVER.get(cover, 0) - exhaustion(c)
+
+
+def _test_riders(
+    f: Fight, cid: str, kind: str, resolves: str, cond: Condition | None, ok: bool | None, ev: Events
+) -> Fight:
+    """After the roll: a check spends Help; a failed concentration save ends concentration; a
+    successful save against a condition ends it."""
+    if kind == "check":
+        f = use_help(f, cid, "check", ev)
+    if resolves == "concentration" and ok is False:
+        f = end_concentration(f, cid, "failed the Constitution save", ev)
+    elif cond is not None and ok:
+        c = _drop_dues(f.get(cid), cond.name)
+        f = put(f, remove_condition(c, cond.name))
+        ev.append(E.ConditionEnded(c.id, c.name, cond.name, "saved"))
+    return f
+
+
+def roll_test(rs: "D20", f: Fight, cmd: D20Test, ev: Events) -> Fight:
+    """A save or a check: the fields, what it resolves (or the GM waiving a save that is due), the
+    DC, the bonus, advantage and disadvantage, the roll, then what it settles."""
+    c = f.get(cmd.who)
+    kind, ability, cover = _check_test(c, cmd)
+    c, ability, resolves, due, cond = _what_it_resolves(c, cmd, kind, ability)
+    if cmd.waive:
+        if due is None:
+            raise RuleError("Only a save that is due can be waived.")
+        f = put(f, c)
+        ev.append(E.Info(f"The GM waives {c.name}'s save ({resolves})", c.id))
+        return f
+    dc = _test_dc(c, cmd, resolves, due, cond)
+    bonus = _test_bonus(c, cmd, kind, ability, cover)
     adv, dis = _test_sources(c, kind, ability)
     adv += sources(cmd.advantage, "advantage")
     dis += sources(cmd.disadvantage, "disadvantage")
@@ -872,15 +938,7 @@ def roll_test(rs: "D20", f: Fight, cmd: D20Test, ev: Events) -> Fight:
     label = cmd.label or (resolves if resolves else "")
     f = put(f, c)
     ev.append(TestRolled(c.id, c.name, r, kind, ability, label, dc, ok, mode, adv, dis, bool(cmd.mode), cover))
-    if kind == "check":
-        f = use_help(f, c.id, "check", ev)
-    if resolves == "concentration" and ok is False:
-        f = end_concentration(f, c.id, "failed the Constitution save", ev)
-    elif cond is not None and ok:
-        c = _drop_dues(f.get(c.id), cond.name)
-        f = put(f, remove_condition(c, cond.name))
-        ev.append(E.ConditionEnded(c.id, c.name, cond.name, "saved"))
-    return f
+    return _test_riders(f, c.id, kind, resolves, cond, ok, ev)
 
 
 def _area_save_name(key: str) -> str:
@@ -1031,10 +1089,10 @@ def release(rs: "D20", f: Fight, cmd: Release, ev: Events) -> Fight:
 # --- the action economy: what named actions do, what conditions forbid ------------------------
 
 
-def before_use(f: Fight, c: Combatant, what: str, label: str, target: str = "") -> None:
-    """Conditions that forbid a part of the turn, checked as it is used (so a condition gained
-    mid-turn counts at once), and what the named actions of the text need."""
-    name = label.lower()
+def _check_barred(c: Combatant, what: str, name: str) -> None:
+    """What conditions forbid: anything when down and out; actions and reactions when incapacitated;
+    reactions when a condition bars them; the move when unconscious, stunned or at speed 0; a
+    Confused combatant's action other than its melee attack."""
     if down_and_out(c):
         raise RuleError(f"{c.name} is down at 0 hit points and can do nothing.")
     incap = incapacitated(c)
@@ -1052,21 +1110,39 @@ def before_use(f: Fight, c: Combatant, what: str, label: str, target: str = "") 
             raise RuleError(f"{c.name} is {held}: its speed is 0.")
     if what == "action" and CONFUSED_ATTACK in c.economy.used and name != "attack":
         raise RuleError(f"{c.name} is Confused: its action this turn can only be a melee attack.")
-    if name == PUT_OUT.lower():
-        if not c.has("Burning"):
-            raise RuleError(f"{c.name} is not Burning.")
-        if what != "action":
-            raise RuleError("Putting the fire out takes an action.")
-    if name == PICK_UP.lower():
-        if not c.has("Disarmed"):
-            raise RuleError(f"{c.name} is not Disarmed: there is no weapon to pick up.")
-        if what not in ("move", "action"):
-            raise RuleError("Picking up a weapon costs the move or an action.")
-    if name == STAND_UP.lower():
-        if not c.has("Prone"):
-            raise RuleError(f"{c.name} is not Prone.")
-        if what != "move":
-            raise RuleError("Standing up costs movement (half the speed): use the move.")
+
+
+# the named actions that end a condition: name (lower case) -> (the condition it needs, the refusal
+# without it, the parts of the turn it may use, the refusal for any other part)
+_ENDS_CONDITION: dict[str, tuple[str, str, tuple[str, ...], str]] = {
+    PUT_OUT.lower(): ("Burning", "{} is not Burning.", ("action",), "Putting the fire out takes an action."),
+    PICK_UP.lower(): (
+        "Disarmed",
+        "{} is not Disarmed: there is no weapon to pick up.",
+        ("move", "action"),
+        "Picking up a weapon costs the move or an action.",
+    ),
+    STAND_UP.lower(): (
+        "Prone",
+        "{} is not Prone.",
+        ("move",),
+        "Standing up costs movement (half the speed): use the move.",
+    ),
+}
+
+
+def before_use(f: Fight, c: Combatant, what: str, label: str, target: str = "") -> None:
+    """Conditions that forbid a part of the turn, checked as it is used (so a condition gained
+    mid-turn counts at once), and what the named actions of the text need."""
+    name = label.lower()
+    _check_barred(c, what, name)
+    needs = _ENDS_CONDITION.get(name)
+    if needs is not None:
+        cond, without, parts, other = needs
+        if not c.has(cond):
+            raise RuleError(without.format(c.name))
+        if what not in parts:
+            raise RuleError(other)
     if target:
         if name != "help" or what != "action":
             raise RuleError("Only the Help action names someone here (the ally it helps).")

@@ -233,66 +233,58 @@ class D20(Ruleset):
         return ", ".join(lost)
 
     def _next_turn(self, f: Fight, ev: Events, given: GivenRolls | None = None, last: str = "") -> Fight:
+        """The turn passes: to whoever is next this round (a new round when everyone has acted),
+        past those who lose their turn, to the first who takes one."""
         for _ in range(2 * len(f.order) + 2):
-            # everyone acts once a round, in initiative order: the turn goes to the first in the
-            # order who has not had its turn this round, so that one moved above the acting
-            # combatant (a tie settled late, a new initiative) before its turn still gets it;
-            # but a companion acts right after its owner, whoever joined above them meanwhile
-            done = {c.id for c in f.combatants if c.economy.done}
-            cid = ""
-            if last:
-                prev = f.find(last)
-                owners = {last, prev.owner} - {""} if prev is not None else {last}
-                # one pass over the combatants (no lookup per place in the order: big fights)
-                pets = {c.id for c in f.combatants if c.owner and c.owner in owners and not c.economy.done}
-                if pets:
-                    cid = next((x for x in f.order if x in pets), "")
-            cid = cid or next((x for x in f.order if x not in done), "")
+            cid = _next_up(f, last)
             if not cid:
                 last = ""  # a new round goes by the order from its top, companions with their owners
-                f = replace(f, round=f.round + 1, clock=D20Clock(-1))
-                # the same combatants in the same places, their conditions untouched
-                f = put_all(f, tuple([replace(c, economy=replace(c.economy, done=False)) for c in f.combatants]), ())
-                ev.append(E.RoundStarted(f.round))
+                f = _new_round(f, ev)
                 if not f.order:
                     return f
                 continue
             f = replace(f, clock=D20Clock(f.order.index(cid)))
-            c = f.get(cid)
-            # Dodge and a readied action last until its next turn, even one it loses
-            if c.economy.ready:
-                ev.append(E.Info(f"{c.name}'s readied action lapses unused ({c.economy.ready})", cid))
-            if c.economy.ready or c.economy.dodging:
-                c = replace(c, economy=replace(c.economy, ready="", dodging=False))
-                f = put(f, c)
-            if c.has("Surprised"):  # its first turn (round 1, or the first after joining unaware)
-                f = X.lose_turn(self, f, cid, ev, "surprised, it loses its first turn", given)
-                f = end_surprise_after_turn(f, cid, ev, "after its lost first turn")
+            f, c = _lapse_held(f, cid, ev)
+            lost = self._lose_turn(f, c, ev, given)
+            if lost is not None:
+                f = lost
                 continue
-            if c.down and (c.kind == "npc" or c.owner):  # companions drop, never at Death's Door
-                f = skip_turn(f, cid, ev, "down at 0 hit points")
-                c = f.get(cid)
-                f = put(f, replace(c, economy=replace(c.economy, done=True)))
-                continue
-            if c.has("Stunned"):
-                f = X.lose_turn(self, f, cid, ev, "Stunned", given)
-                continue
-            fresh = replace(
-                c.economy,
-                actions=1,
-                bonus=1,
-                move=1,
-                gambit=1,
-                reactions=1,  # the reaction returns at the start of its own turn
-                used=(),
-                dodging=False,
-                disengaged=False,
-                ready="",
-            )
-            f = put(f, replace(c, economy=fresh))
-            f = begin_turn(self, f, cid, ev)
-            return X.start_effects(self, f, cid, ev, given)
+            return self._fresh_turn(f, c, ev, given)
         return f
+
+    def _lose_turn(self, f: Fight, c: Combatant, ev: Events, given: GivenRolls | None) -> Fight | None:
+        """A turn lost: Surprised (its first turn), down (an NPC or a companion), Stunned. None when
+        it takes its turn."""
+        cid = c.id
+        if c.has("Surprised"):  # its first turn (round 1, or the first after joining unaware)
+            f = X.lose_turn(self, f, cid, ev, "surprised, it loses its first turn", given)
+            return end_surprise_after_turn(f, cid, ev, "after its lost first turn")
+        if c.down and (c.kind == "npc" or c.owner):  # companions drop, never at Death's Door
+            f = skip_turn(f, cid, ev, "down at 0 hit points")
+            c = f.get(cid)
+            return put(f, replace(c, economy=replace(c.economy, done=True)))
+        if c.has("Stunned"):
+            return X.lose_turn(self, f, cid, ev, "Stunned", given)
+        return None
+
+    def _fresh_turn(self, f: Fight, c: Combatant, ev: Events, given: GivenRolls | None) -> Fight:
+        """The turn starts: a move, an action, a bonus action, the Gambit and the reaction back, then
+        what happens at the start of its turn."""
+        fresh = replace(
+            c.economy,
+            actions=1,
+            bonus=1,
+            move=1,
+            gambit=1,
+            reactions=1,  # the reaction returns at the start of its own turn
+            used=(),
+            dodging=False,
+            disengaged=False,
+            ready="",
+        )
+        f = put(f, replace(c, economy=fresh))
+        f = begin_turn(self, f, c.id, ev)
+        return X.start_effects(self, f, c.id, ev, given)
 
     def turn_end_effects(self, f: Fight, cid: str, ev: Events) -> Fight:
         return X.end_effects(f, cid, ev)
@@ -386,59 +378,21 @@ class D20(Ruleset):
         return f"A{e.actions} B{e.bonus} {move} R{e.reactions}{barred}"
 
     def economy_of(self, c: Combatant, f: Fight | None = None) -> tuple[EconomyItem, ...]:
+        """The economy's items: action, bonus action, move and Gambit (its own turn's), the
+        reaction, and Dodge and a readied action while they last."""
         e = c.economy
         mine = f is not None and f.current == c.id
         # the action, bonus action, move and Gambit belong to its own turn; off it they wait
         off = "" if mine else ("Not its turn" if f is not None and f.started else "Fight not started")
-        incap = X.incapacitated(c)
         gone = "Down at 0 hit points: does nothing" if X.down_and_out(c) else ""
-
-        def state(left: bool, bar: str = "") -> tuple[EconomyState, str]:
-            if off:
-                return "barred", off
-            if not left:
-                return "spent", ""
-            return ("barred", bar) if bar else ("available", "")
-
-        out = []
-        for key, label, name, n in (("action", "A", "Action", e.actions), ("bonus", "B", "Bonus", e.bonus)):
-            st, why = state(n > 0, gone or (f"{incap}: no actions" if incap else ""))
-            detail = f"barred ({'down' if gone else incap})" if st == "barred" and not off else yes_no(n > 0)
-            out.append(EconomyItem(key, label, str(n), st, why, name, detail, f"{label}{n}", label, n, sheet=mine))
-        speed, slow = X.effective_speed(c)
-        left = X.movement_left(c)
-        dashes = sum(1 for u in e.used if u.lower() == "dash")
-        if speed <= 0:
-            detail = f"0 ft ({slow or 'speed 0'})"
-        else:
-            detail = f"{left} of {speed * (1 + dashes)} ft" + (f" ({slow})" if slow else "")
-        text = "M" if e.move else "m"
-        if e.move and any(X.moved_feet(u) for u in e.used):
-            text = f"M{left}ft"  # part of the move taken: the feet left
-        held = next((n for n in ("Unconscious", "Stunned") if c.has(n)), "")
-        bar = gone or (f"{held}: cannot move" if held else (f"{slow}: speed 0" if speed <= 0 else ""))
-        st, why = state(left > 0, bar)
-        if st == "barred" and not off:
-            detail = f"barred ({'down' if gone else held})"
-        full = max(0, speed) * (1 + dashes)
-        out.append(EconomyItem("move", "M", f"{left} ft", st, why, "Move", detail, text, "M", left, full, sheet=mine))
-        st, why = state(e.gambit > 0)
+        out = _action_items(c, off, gone, mine)
+        out.append(_move_item(c, off, gone, mine))
+        st, why = _state(off, e.gambit > 0)
         gambit = yes_no(e.gambit > 0, "can declare", "past")
         out.append(EconomyItem("gambit", "Gambit", gambit, st, why, "Gambit", gambit, row=False, sheet=mine))
         if off:
             out.append(EconomyItem("turn", "", off, "barred", off, "", off, row=False))
-        barred = X.reactions_barred_by(c)
-        if e.reactions <= 0:
-            st, why, detail = "spent", "", "used"
-        elif barred:
-            # a reaction barred by a condition is there but cannot be used while it lasts
-            st, why, detail = "barred", f"{barred} bars reactions", f"barred ({barred})"
-        elif gone:
-            st, why, detail = "barred", gone, "barred (down)"
-        else:
-            st, why, detail = "available", "", "available"
-        text = f"R{e.reactions}" + ("(barred)" if e.reactions > 0 and barred else "")
-        out.append(EconomyItem("reaction", "R", str(e.reactions), st, why, "Reaction", detail, text, "R", e.reactions))
+        out.append(_reaction_item(c, gone))
         if e.dodging:
             out.append(EconomyItem("dodging", "Dodge", "dodging", "available", "", "Dodging", "", row=False))
         if e.ready:
@@ -451,21 +405,11 @@ class D20(Ruleset):
         live = live_reason(f)
         cur = f.find(f.current) if f.current else None
         # its own turn's parts for whoever is acting; a reaction for anyone with one to use
-        users = tuple(
-            dict.fromkeys(
-                ([cur.id] if cur is not None else [])
-                + [
-                    c.id
-                    for c in f.combatants
-                    if c.economy.reactions > 0 and not X.reactions_barred_by(c) and not X.down_and_out(c)
-                ]
-            )
-        )
+        users = tuple(dict.fromkeys(([cur.id] if cur is not None else []) + _reactors(f)))
         attackers = (cur.id,) if cur is not None else tuple(c.id for c in f.combatants)
         owed = tuple(c.id for c in f.combatants if c.due)
         readied = tuple(c.id for c in f.combatants if c.economy.ready)
-        readier = (cur.id,) if cur is not None and cur.economy.actions > 0 else ()
-        no_turn = "Nobody is taking a turn." if cur is None else f"{cur.name} has no action left to ready."
+        readier, no_turn = _readier(cur)
         return (
             offer("use", "Use an action or reaction", live or anyone(f, users, "Nobody can act or react now."), users),
             offer("attack", "Attack", live or anyone(f, attackers, ""), attackers),
@@ -476,3 +420,128 @@ class D20(Ruleset):
 
     def phase_label(self, f: Fight) -> str:
         return f"Round {f.round}"
+
+
+
+# --- the turn order -------------------------------------------------------------------------------
+
+
+def _next_up(f: Fight, last: str) -> str:
+    """Whose turn is next ("" when the round is over). Everyone acts once a round, in initiative
+    order: the turn goes to the first in the order who has not had its turn this round, so that one
+    moved above the acting combatant (a tie settled late, a new initiative) before its turn still
+    gets it; but a companion acts right after its owner, whoever joined above them meanwhile."""
+    if last:
+        prev = f.find(last)
+        owners = {last, prev.owner} - {""} if prev is not None else {last}
+        # one pass over the combatants (no lookup per place in the order: big fights)
+        pets = {c.id for c in f.combatants if c.owner and c.owner in owners and not c.economy.done}
+        if pets:
+            cid = next((x for x in f.order if x in pets), "")
+            if cid:
+                return cid
+    done = {c.id for c in f.combatants if c.economy.done}
+    return next((x for x in f.order if x not in done), "")
+
+
+def _new_round(f: Fight, ev: Events) -> Fight:
+    """A new round: everyone's turn is to come again; the same combatants in the same places, their
+    conditions untouched."""
+    f = replace(f, round=f.round + 1, clock=D20Clock(-1))
+    f = put_all(f, tuple([replace(c, economy=replace(c.economy, done=False)) for c in f.combatants]), ())
+    ev.append(E.RoundStarted(f.round))
+    return f
+
+
+def _lapse_held(f: Fight, cid: str, ev: Events) -> tuple[Fight, Combatant]:
+    """Dodge and a readied action last until its next turn, even one it loses."""
+    c = f.get(cid)
+    if c.economy.ready:
+        ev.append(E.Info(f"{c.name}'s readied action lapses unused ({c.economy.ready})", cid))
+    if c.economy.ready or c.economy.dodging:
+        c = replace(c, economy=replace(c.economy, ready="", dodging=False))
+        f = put(f, c)
+    return f, c
+
+
+# --- the economy's items --------------------------------------------------------------------------
+
+
+def _state(off: str, left: bool, bar: str = "") -> tuple[EconomyState, str]:
+    """An item of its own turn: barred off its turn, spent, barred by `bar`, or available."""
+    if off:
+        return "barred", off
+    if not left:
+        return "spent", ""
+    return ("barred", bar) if bar else ("available", "")
+
+
+def _action_items(c: Combatant, off: str, gone: str, mine: bool) -> list[EconomyItem]:
+    """The action and the bonus action, barred for the down and the incapacitated."""
+    e = c.economy
+    incap = X.incapacitated(c)
+    out = []
+    for key, label, name, n in (("action", "A", "Action", e.actions), ("bonus", "B", "Bonus", e.bonus)):
+        st, why = _state(off, n > 0, gone or (f"{incap}: no actions" if incap else ""))
+        detail = f"barred ({'down' if gone else incap})" if st == "barred" and not off else yes_no(n > 0)
+        out.append(EconomyItem(key, label, str(n), st, why, name, detail, f"{label}{n}", label, n, sheet=mine))
+    return out
+
+
+def _move_item(c: Combatant, off: str, gone: str, mine: bool) -> EconomyItem:
+    """The move: the feet left of its speed (more with each Dash), barred for the down, the
+    Unconscious and the Stunned, and at speed 0."""
+    e = c.economy
+    speed, slow = X.effective_speed(c)
+    left = X.movement_left(c)
+    dashes = sum(1 for u in e.used if u.lower() == "dash")
+    if speed <= 0:
+        detail = f"0 ft ({slow or 'speed 0'})"
+    else:
+        detail = f"{left} of {speed * (1 + dashes)} ft" + (f" ({slow})" if slow else "")
+    text = "M" if e.move else "m"
+    if e.move and any(X.moved_feet(u) for u in e.used):
+        text = f"M{left}ft"  # part of the move taken: the feet left
+    held = next((n for n in ("Unconscious", "Stunned") if c.has(n)), "")
+    bar = gone or (f"{held}: cannot move" if held else (f"{slow}: speed 0" if speed <= 0 else ""))
+    st, why = _state(off, left > 0, bar)
+    if st == "barred" and not off:
+        detail = f"barred ({'down' if gone else held})"
+    full = max(0, speed) * (1 + dashes)
+    return EconomyItem("move", "M", f"{left} ft", st, why, "Move", detail, text, "M", left, full, sheet=mine)
+
+
+def _reaction_item(c: Combatant, gone: str) -> EconomyItem:
+    """The reaction, on or off its turn: spent, barred by a condition or by being down, available."""
+    e = c.economy
+    barred = X.reactions_barred_by(c)
+    if e.reactions <= 0:
+        st, why, detail = "spent", "", "used"
+    elif barred:
+        # a reaction barred by a condition is there but cannot be used while it lasts
+        st, why, detail = "barred", f"{barred} bars reactions", f"barred ({barred})"
+    elif gone:
+        st, why, detail = "barred", gone, "barred (down)"
+    else:
+        st, why, detail = "available", "", "available"
+    text = f"R{e.reactions}" + ("(barred)" if e.reactions > 0 and barred else "")
+    return EconomyItem("reaction", "R", str(e.reactions), st, why, "Reaction", detail, text, "R", e.reactions)
+
+
+# --- the actions on offer -------------------------------------------------------------------------
+
+
+def _reactors(f: Fight) -> list[str]:
+    """Everyone with a reaction to use: not spent, not barred by a condition, not down and out."""
+    return [
+        c.id
+        for c in f.combatants
+        if c.economy.reactions > 0 and not X.reactions_barred_by(c) and not X.down_and_out(c)
+    ]
+
+
+def _readier(cur: Combatant | None) -> tuple[tuple[str, ...], str]:
+    """Who may ready an action (the one acting, with its action left), and why nobody can."""
+    readier = (cur.id,) if cur is not None and cur.economy.actions > 0 else ()
+    no_turn = "Nobody is taking a turn." if cur is None else f"{cur.name} has no action left to ready."
+    return readier, no_turn

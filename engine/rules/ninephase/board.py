@@ -12,7 +12,7 @@ import msgspec
 
 from engine.errors import RuleError
 from engine.rules.ninephase.clock import PHASES
-from engine.state import Combatant, Duration, Fight
+from engine.state import Channel, Combatant, Duration, Fight
 
 SECONDS_PER_ROUND = 6
 
@@ -36,28 +36,45 @@ def phase_name(phase: int) -> str:
     return f"Phase {phase}" + (" (system)" if phase in (1, PHASES) else "")
 
 
+def _channel_start(ch: Channel, p: int) -> list[BoardItem]:
+    """A channel's starting phase: it begins (and says when it resolves), and is interrupted there
+    too when a reaction stopped it in the phase it started."""
+    when = f"phase {ch.end}" if ch.end <= PHASES else f"phase {ch.end - PHASES} next round"
+    items = [BoardItem("begin", f"begins {ch.activity} (resolves in {when})")]
+    if ch.status == "interrupted" and p == ch.at:
+        # stopped in its starting phase (a reaction that says so): both show there
+        items.append(BoardItem("interrupted", f"{ch.activity} interrupted"))
+    return items
+
+
+def _channel_item(ch: Channel, p: int) -> BoardItem:
+    """A channel in a later phase it spans: interrupted there, resolving there, or channeling."""
+    if ch.status == "interrupted" and p == ch.at:
+        return BoardItem("interrupted", f"{ch.activity} interrupted")
+    if p == ch.end:
+        return BoardItem("resolves", f"{ch.activity} resolves")
+    return BoardItem("channeling", f"channeling {ch.activity}")
+
+
+def _add_channel(cells: list[list[BoardItem]], ch: Channel) -> None:
+    """A channel from its start through the phases of this round it spans, to where it resolves or
+    was interrupted."""
+    last = ch.at if ch.status == "interrupted" else ch.end
+    for p in range(max(ch.start, 1), min(last, PHASES) + 1):
+        if p == ch.start and ch.start != ch.end:
+            cells[p - 1].extend(_channel_start(ch, p))
+        else:
+            cells[p - 1].append(_channel_item(ch, p))
+
+
 def _row(f: Fight, c: Combatant) -> BoardRow:
+    """One combatant's nine phases: its acts and reactions, its channels, where it dropped."""
     cells: list[list[BoardItem]] = [[] for _ in range(PHASES)]
     for u in c.economy.phases:
         if 1 <= u.phase <= PHASES:
             cells[u.phase - 1].append(BoardItem("act" if u.kind == "act" else "react", u.activity))
     for ch in c.channels:
-        last = ch.at if ch.status == "interrupted" else ch.end
-        for p in range(max(ch.start, 1), min(last, PHASES) + 1):
-            if p == ch.start and ch.start != ch.end:
-                when = f"phase {ch.end}" if ch.end <= PHASES else f"phase {ch.end - PHASES} next round"
-                cells[p - 1].append(BoardItem("begin", f"begins {ch.activity} (resolves in {when})"))
-                if ch.status == "interrupted" and p == ch.at:
-                    # stopped in its starting phase (a reaction that says so): both show there
-                    cells[p - 1].append(BoardItem("interrupted", f"{ch.activity} interrupted"))
-                continue
-            if ch.status == "interrupted" and p == ch.at:
-                item = BoardItem("interrupted", f"{ch.activity} interrupted")
-            elif p == ch.end:
-                item = BoardItem("resolves", f"{ch.activity} resolves")
-            else:
-                item = BoardItem("channeling", f"channeling {ch.activity}")
-            cells[p - 1].append(item)
+        _add_channel(cells, ch)
     if c.dropped is not None and c.dropped[0] == f.round and 1 <= c.dropped[1] <= PHASES and c.down:
         cells[c.dropped[1] - 1].append(BoardItem("dropped", "drops"))
     out = c.down and (c.dropped is None or c.dropped != (f.round, f.phase))

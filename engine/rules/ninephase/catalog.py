@@ -64,9 +64,8 @@ def spec_text(a: ActivitySpec) -> str:
     return " · ".join(parts)
 
 
-def check_spec(a: ActivitySpec) -> ActivitySpec:
-    """Refuse an entry the rules could never allow; return it with its name trimmed and implied
-    flags made explicit (every channel is a Phase-Locked Master Action)."""
+def _spec_name(a: ActivitySpec) -> str:
+    """The entry's name (trimmed, one line of at most 80 characters) and its note's length."""
     name = a.name.strip() if isinstance(a.name, str) else ""
     if not name:
         raise RuleError("An activity needs a name.")
@@ -74,31 +73,49 @@ def check_spec(a: ActivitySpec) -> ActivitySpec:
         raise RuleError("An activity name is one line of at most 80 characters.")
     if len(a.note) > MAX_NOTE:
         raise RuleError(f"An activity's note can be at most {MAX_NOTE} characters.")
-    if a.cost is None:
-        # unless stated otherwise an activity costs 1 action, and a reaction spends none
-        a = msgspec.structs.replace(a, cost=0 if a.reaction else 1)
-    assert a.cost is not None
-    if not 0 <= a.cost <= 3:
-        raise RuleError(f"{name}: an activity costs 0 to 3 actions, not {a.cost}.")
+    return name
+
+
+def _check_cost_and_phase(a: ActivitySpec, name: str, cost: int) -> None:
+    """0 to 3 actions, in a phase of the round or at the weapon's Speed Factor (not both)."""
+    if not 0 <= cost <= 3:
+        raise RuleError(f"{name}: an activity costs 0 to 3 actions, not {cost}.")
     if a.phase is not None and not 1 <= a.phase <= PHASES:
         raise RuleError(f"{name}: a phase is a number from 1 to {PHASES}, not {a.phase}.")
     if a.weapon and a.phase is not None:
         raise RuleError(f"{name}: give a phase number or 'Weapon' (the Speed Factor), not both.")
-    channel = a.channel or a.uninterruptible
+
+
+def _check_channel(a: ActivitySpec, name: str, cost: int, channel: bool, lock: bool) -> None:
+    """A channel is no reaction; a Phase Lock needs a fixed phase; only a channel runs on into the
+    next round, and one that does not must resolve within this one."""
     if channel and a.reaction:
         raise RuleError(f"{name}: a reaction cannot be channeled.")
-    lock = a.lock or channel
     if lock and a.weapon:
         raise RuleError(f"{name}: a Phase Locked activity needs a fixed phase, not the weapon's Speed Factor.")
     if lock and a.phase is None:
         raise RuleError(f"{name} is Phase Locked: give the phase it is locked to.")
     if a.across_rounds and not channel:
         raise RuleError(f"{name}: only a channel can run on into the next round.")
-    if channel and a.phase is not None and a.phase + a.cost > PHASES and not a.across_rounds:
+    if channel and a.phase is not None and a.phase + cost > PHASES and not a.across_rounds:
         raise RuleError(
-            f"{name}: a {a.cost}-action channel locked to phase {a.phase} would resolve in phase "
-            f"{a.phase + a.cost}, after the round ends."
+            f"{name}: a {cost}-action channel locked to phase {a.phase} would resolve in phase "
+            f"{a.phase + cost}, after the round ends."
         )
+
+
+def check_spec(a: ActivitySpec) -> ActivitySpec:
+    """Refuse an entry the rules could never allow; return it with its name trimmed and implied
+    flags made explicit (every channel is a Phase-Locked Master Action)."""
+    name = _spec_name(a)
+    if a.cost is None:
+        # unless stated otherwise an activity costs 1 action, and a reaction spends none
+        a = msgspec.structs.replace(a, cost=0 if a.reaction else 1)
+    assert a.cost is not None
+    _check_cost_and_phase(a, name, a.cost)
+    channel = a.channel or a.uninterruptible
+    lock = a.lock or channel
+    _check_channel(a, name, a.cost, channel, lock)
     return msgspec.structs.replace(a, name=name, lock=lock, master=a.master or channel, channel=channel)
 
 

@@ -250,6 +250,38 @@ class NinePhase(Ruleset):
             raise RuleError("The fight is not under way.")
         c = f.get(who)
         spec = K.check_spec(replace(spec, phase=earliest, weapon=False))
+        self._check_act(f, c, spec, earliest)
+        name = spec.name
+        p = f.phase
+        c, pool = _spend_resource(c, name, spend)
+        e = c.economy
+        e = replace(
+            e,
+            actions=e.actions - spec.cost,
+            reactions=e.reactions - (1 if spec.reaction else 0),
+            master=e.master or spec.master,
+            used=e.used + (name,),
+            phases=e.phases + (PhaseUse(p, "react" if spec.reaction else "act", name),),
+        )
+        c = replace(c, economy=e)
+        if spec.channel:
+            spent = (spend,) if spend is not None else ()
+            c = replace(c, channels=c.channels + (Channel(name, p, p + spec.cost, spec.uninterruptible, spent=spent),))
+        f = put(f, c)
+        ev.append(E.ActionUsed(c.id, c.name, _action_kind(spec), name, self.describe_economy(c)))
+        if spend is not None and pool is not None:
+            ev.append(E.ResourceChanged(c.id, c.name, pool.key, -spend[1], pool.current))
+        if spec.channel:
+            ev.append(ChannelBegun(c.id, c.name, name, p, p + spec.cost))
+            if spec.cost == 0:
+                # a channel resolves after as many phases as it costs: a 0-cost one in this phase
+                f = self._announce(f, ev, only=c.id)
+        return f
+
+    def _check_act(self, f: Fight, c: Combatant, spec: ActivitySpec, earliest: int | None) -> None:
+        """May it act with this now: its phase, each activity once a round, a Phase Lock or an
+        earliest phase, the reaction, the actions left, the Master Action, a channel that must
+        resolve within the round."""
         e = c.economy
         name = spec.name
         p = f.phase
@@ -258,9 +290,8 @@ class NinePhase(Ruleset):
             raise RuleError(refusal)
         if not spec.repeatable and name.lower() in (u.lower() for u in e.used):
             raise RuleError(f"{c.name} has already attempted {name} this round: each activity once a round.")
-        channel, master, lock = spec.channel, spec.master, spec.lock
         if earliest is not None:
-            if lock and p != earliest:
+            if spec.lock and p != earliest:
                 raise RuleError(f"{name} is Phase Locked to phase {earliest}; it is phase {p}.")
             if p < earliest:
                 raise RuleError(f"{name} cannot start before phase {earliest}; it is phase {p}.")
@@ -269,54 +300,13 @@ class NinePhase(Ruleset):
         if spec.cost > e.actions:
             plural = "s" if spec.cost != 1 else ""
             raise RuleError(f"{name} costs {spec.cost} action{plural} and {c.name} has {e.actions} left.")
-        if master and e.master:
+        if spec.master and e.master:
             raise RuleError(f"{c.name} has already used its Master Action this round.")
-        if channel and p + spec.cost > PHASES and not spec.across_rounds:
+        if spec.channel and p + spec.cost > PHASES and not spec.across_rounds:
             raise RuleError(
                 f"A {spec.cost}-action channel begun in phase {p} would resolve in phase "
                 f"{p + spec.cost}, after the round ends."
             )
-        pool = None
-        if spend is not None:
-            key, much = spend
-            pool = next((x for x in c.resources if x.key == key), None)
-            if pool is None:
-                have = ", ".join(x.key for x in c.resources) or "none"
-                raise RuleError(f"{c.name} has no '{key}' to spend on {name} (it has: {have}).")
-            if not 1 <= much <= 1_000_000:
-                raise RuleError(f"Spend at least 1 {key} on {name}, not {much}.")
-            if pool.current < much:
-                raise RuleError(f"{name} needs {much} {key} and {c.name} has {pool.current} left.")
-            pool = replace(pool, current=pool.current - much)
-            c = replace(c, resources=set_pool(c.resources, pool))
-        e = replace(
-            e,
-            actions=e.actions - spec.cost,
-            reactions=e.reactions - (1 if spec.reaction else 0),
-            master=e.master or master,
-            used=e.used + (name,),
-            phases=e.phases + (PhaseUse(p, "react" if spec.reaction else "act", name),),
-        )
-        c = replace(c, economy=e)
-        if channel:
-            spent = (spend,) if spend is not None else ()
-            c = replace(c, channels=c.channels + (Channel(name, p, p + spec.cost, spec.uninterruptible, spent=spent),))
-        f = put(f, c)
-        kind = "reaction" if spec.reaction else f"{spec.cost} action{'s' if spec.cost != 1 else ''}"
-        if spec.reaction and spec.cost:
-            kind = f"reaction, {spec.cost} action{'s' if spec.cost != 1 else ''}"
-        if master:
-            # a Master Reaction that its rules make cost actions says so, like any other reaction
-            kind = ("Master " + kind[0].upper() + kind[1:]) if spec.reaction else f"Master Action, {kind}"
-        ev.append(E.ActionUsed(c.id, c.name, kind, name, self.describe_economy(c)))
-        if spend is not None and pool is not None:
-            ev.append(E.ResourceChanged(c.id, c.name, pool.key, -spend[1], pool.current))
-        if channel:
-            ev.append(ChannelBegun(c.id, c.name, name, p, p + spec.cost))
-            if spec.cost == 0:
-                # a channel resolves after as many phases as it costs: a 0-cost one in this phase
-                f = self._announce(f, ev, only=c.id)
-        return f
 
     def _announce(self, f: Fight, ev: Events, only: str = "") -> Fight:
         """Channels completing in the phase that just began resolve now, with no new turn: the GM
@@ -432,6 +422,36 @@ class NinePhase(Ruleset):
 
     def phase_label(self, f: Fight) -> str:
         return f"Round {f.round} · Phase {f.phase}"
+
+
+def _spend_resource(c: Combatant, name: str, spend: tuple[str, int] | None) -> tuple[Combatant, Pool | None]:
+    """A resource spent to begin the activity (a spell slot, ...): taken from the pool of that name
+    when it acts. Returns the combatant with it spent and the pool as it is left (None: nothing spent)."""
+    if spend is None:
+        return c, None
+    key, much = spend
+    pool = next((x for x in c.resources if x.key == key), None)
+    if pool is None:
+        have = ", ".join(x.key for x in c.resources) or "none"
+        raise RuleError(f"{c.name} has no '{key}' to spend on {name} (it has: {have}).")
+    if not 1 <= much <= 1_000_000:
+        raise RuleError(f"Spend at least 1 {key} on {name}, not {much}.")
+    if pool.current < much:
+        raise RuleError(f"{name} needs {much} {key} and {c.name} has {pool.current} left.")
+    pool = replace(pool, current=pool.current - much)
+    return replace(c, resources=set_pool(c.resources, pool)), pool
+
+
+def _action_kind(spec: ActivitySpec) -> str:
+    """What the log calls the activity's cost: actions, a reaction (with actions when its rules make
+    it cost some), Master."""
+    kind = "reaction" if spec.reaction else f"{spec.cost} action{'s' if spec.cost != 1 else ''}"
+    if spec.reaction and spec.cost:
+        kind = f"reaction, {spec.cost} action{'s' if spec.cost != 1 else ''}"
+    if spec.master:
+        # a Master Reaction that its rules make cost actions says so, like any other reaction
+        kind = ("Master " + kind[0].upper() + kind[1:]) if spec.reaction else f"Master Action, {kind}"
+    return kind
 
 
 def _lost(ch: Channel) -> str:

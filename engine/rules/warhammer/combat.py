@@ -563,7 +563,26 @@ def defence_choices(f: Fight, cmd: Attack) -> tuple[tuple[str, int, str], ...]:
     return tuple(out)
 
 
-def _validate(f: Fight, cmd: Attack) -> tuple[Combatant, Combatant, AttackOption]:
+# the attack's fields that name one of a few choices, and the refusal for anything else
+_CHOICES: tuple[tuple[str, tuple[str, ...], str], ...] = (
+    ("kind", KINDS, "A weapon is melee, thrown or missile, not '{}'."),
+    ("skill", ("", "ws", "bs"), "Attack with WS or BS, not '{}'."),
+    ("defence", ("", "parry", "dodge"), "Defend with a parry or a dodge, not '{}'."),
+)
+
+# every roll the table may type in, in the order they are checked: (dice, field, what)
+_GIVEN_ROLLS: tuple[tuple[str, str, str], ...] = (
+    ("1d100", "given_attack", "Attack roll"),
+    ("1d100", "given_fumble", "Fumble roll"),
+    ("1d100", "given_defence", "Defence roll"),
+    ("1d10", "given_damage", "Damage die"),
+    ("1d100", "given_critical", "Critical roll"),
+    ("1d100", "given_willpower", "Willpower roll"),
+)
+
+
+def _check_attacker(f: Fight, cmd: Attack) -> tuple[Combatant, Combatant]:
+    """Who may attack: a fight under way, the attacker's own turn, an attacker able to act."""
     if not f.started or f.ended:
         raise RuleError("The fight is not under way.")
     a, t = f.get(cmd.who), f.get(cmd.target)
@@ -576,12 +595,15 @@ def _validate(f: Fight, cmd: Attack) -> tuple[Combatant, Combatant, AttackOption
     why = out_of_action(a)
     if why:
         raise RuleError(f"{a.name} is {why} and cannot attack.")
-    if cmd.kind not in KINDS:
-        raise RuleError(f"A weapon is melee, thrown or missile, not '{cmd.kind}'.")
-    if cmd.skill not in ("", "ws", "bs"):
-        raise RuleError(f"Attack with WS or BS, not '{cmd.skill}'.")
-    if cmd.defence not in ("", "parry", "dodge"):
-        raise RuleError(f"Defend with a parry or a dodge, not '{cmd.defence}'.")
+    return a, t
+
+
+def _check_fields(cmd: Attack) -> None:
+    """The command's own fields: known choices, believable numbers, one-line texts."""
+    for field, allowed, refusal in _CHOICES:
+        value = getattr(cmd, field)
+        if value not in allowed:
+            raise RuleError(refusal.format(value))
     if not -50 <= cmd.damage <= 100:
         raise RuleError(f"A weapon's damage bonus of {cmd.damage} is not believable (-50 to 100).")
     for m, what in ((cmd.modifier, "attack"), (cmd.defence_modifier, "defence")):
@@ -592,6 +614,11 @@ def _validate(f: Fight, cmd: Attack) -> tuple[Combatant, Combatant, AttackOption
     _line(cmd.weapon, "weapon name", 80)
     _line(cmd.injury, "critical injury")
     _line(cmd.fumble_result, "fumble result")
+
+
+def _check_option(a: Combatant, cmd: Attack) -> AttackOption:
+    """Multiple attacks: the first attack of a turn spends the action and picks the option (which
+    may need a talent or an off-hand weapon); later ones keep that option, up to its count."""
     opt = OPTIONS.get(cmd.option)
     if opt is None:
         raise RuleError(f"Unknown attack option '{cmd.option}' (known: {', '.join(k for k in OPTIONS if k)}).")
@@ -603,14 +630,19 @@ def _validate(f: Fight, cmd: Attack) -> tuple[Combatant, Combatant, AttackOption
             raise RuleError(f"{opt.label} needs {opt.needs}: {a.name} has no '{opt.flag}' flag.")
         if cmd.option == "dual" and e.parries < 1:
             raise RuleError(f"{a.name} has already parried with its off-hand weapon this round: no off-hand attack.")
-    else:
-        current = OPTIONS.get(e.attack_option, OPTIONS[""])
-        if cmd.option != e.attack_option:
-            raise RuleError(f"{a.name} is attacking with {current.label} this turn: every attack of the turn uses it.")
-        if e.attacks >= len(current.penalties):
-            n = len(current.penalties)
-            made = "its attack" if n == 1 else f"all {n} attacks"
-            raise RuleError(f"{a.name} has made {made} this turn.")
+        return opt
+    current = OPTIONS.get(e.attack_option, OPTIONS[""])
+    if cmd.option != e.attack_option:
+        raise RuleError(f"{a.name} is attacking with {current.label} this turn: every attack of the turn uses it.")
+    if e.attacks >= len(current.penalties):
+        n = len(current.penalties)
+        made = "its attack" if n == 1 else f"all {n} attacks"
+        raise RuleError(f"{a.name} has made {made} this turn.")
+    return opt
+
+
+def _check_defence(t: Combatant, cmd: Attack) -> None:
+    """The defender's chosen parry or dodge, and the sudden-death table (minions only)."""
     if cmd.defence:
         if cmd.kind == "missile" and not cmd.in_melee and cmd.defence == "parry":
             raise RuleError("Arrows, bolts and bullets cannot be parried, only dodged (at -20).")
@@ -618,27 +650,22 @@ def _validate(f: Fight, cmd: Attack) -> tuple[Combatant, Combatant, AttackOption
         spend_defence(t, cmd.defence, cmd.aware)
     if cmd.sudden_death and tier(t) != "minion":
         raise RuleError(f"The sudden-death table is for minions; {t.name} is not one.")
-    _given_ok("1d100", cmd.given_attack, "Attack roll")
-    _given_ok("1d100", cmd.given_fumble, "Fumble roll")
-    _given_ok("1d100", cmd.given_defence, "Defence roll")
-    _given_ok("1d10", cmd.given_damage, "Damage die")
-    _given_ok("1d100", cmd.given_critical, "Critical roll")
-    _given_ok("1d100", cmd.given_willpower, "Willpower roll")
+
+
+def _validate(f: Fight, cmd: Attack) -> tuple[Combatant, Combatant, AttackOption]:
+    """Everything the rules refuse, checked before anything rolls or changes."""
+    a, t = _check_attacker(f, cmd)
+    _check_fields(cmd)
+    opt = _check_option(a, cmd)
+    _check_defence(t, cmd)
+    for dice, field, what in _GIVEN_ROLLS:
+        _given_ok(dice, getattr(cmd, field), what)
     return a, t, opt
 
 
-def attack(rs: object, f: Fight, cmd: Attack) -> tuple[Fight, list[Event], AttackReport]:
-    """The whole attack sequence; raises RuleError (nothing changed) for anything the rules refuse."""
-    a, t, opt = _validate(f, cmd)
-    ev: list[Event] = []
-    notes: list[str] = []
-    skill = attack_skill(cmd)
-    mods = _attack_mods(f, cmd)
-    base = a.stat(skill)
-    need = base + sum(v for _, v in mods)
-    surprised = t.has("Surprised")
-
-    # the attacker's action (its first attack of the turn) and the attack option
+def _spend_action(rs: object, f: Fight, a: Combatant, opt: AttackOption, cmd: Attack, ev: list[Event]) -> Fight:
+    """The attacker's action: its first attack of the turn spends it and sets the attack option (a
+    dual-wielding attack spends the off hand's parry too); a later attack only counts."""
     e = a.economy
     n = e.attacks
     if n == 0:
@@ -655,7 +682,24 @@ def attack(rs: object, f: Fight, cmd: Attack) -> tuple[Fight, list[Event], Attac
         if cmd.option == "dual":
             off = f"{a.name} attacks with the off-hand weapon instead of parrying with it this round."
             ev.append(E.Info(off, a.id))
+    return f
 
+
+def _attack_test(
+    f: Fight,
+    cmd: Attack,
+    a: Combatant,
+    t: Combatant,
+    opt: AttackOption,
+    n: int,
+    mods: tuple[tuple[str, int], ...],
+    ev: list[Event],
+) -> tuple[Fight, AttackReport]:
+    """The attack test: d100 against WS or BS plus modifiers; a double is a critical hit (or a
+    fumble on a miss), Impale adds a zero, 96 or more always misses."""
+    skill = attack_skill(cmd)
+    base = a.stat(skill)
+    need = base + sum(v for _, v in mods)
     r, f = _draw(f, "1d100", cmd.given_attack)
     x = r.total
     hit = x <= need and x < AUTO_MISS
@@ -671,48 +715,75 @@ def attack(rs: object, f: Fight, cmd: Attack) -> tuple[Fight, list[Event], Attac
             a.id, a.name, t.id, t.name, r, skill.upper(), base, need, result, sl, mods, cmd.weapon, attack_label
         )
     )
-    report = AttackReport(need, x, hit, crit, fumble, sl)
+    return f, AttackReport(need, x, hit, crit, fumble, sl)
 
-    if fumble:
-        fr, f = _draw(f, "1d100", cmd.given_fumble)
-        text = _line(cmd.fumble_result, "fumble result")
-        ev.append(FumbleRolled(a.id, a.name, fr, text))
-        if text:
-            f = _add_condition(f, a.id, text, f"fumble roll {fr.total}", ev, "fumble", "suffers")
-    else:
+
+def _fumble(f: Fight, cmd: Attack, a: Combatant, fumbled: bool, ev: list[Event], notes: list[str]) -> Fight:
+    """A fumble: its d100 roll and what the GM read on the fumble table (kept as a condition)."""
+    if not fumbled:
         if cmd.fumble_result:
             raise RuleError("There is no fumble to record: the attack did not fumble.")
         if cmd.given_fumble is not None:
             notes.append("fumble roll")
+        return f
+    fr, f = _draw(f, "1d100", cmd.given_fumble)
+    text = _line(cmd.fumble_result, "fumble result")
+    ev.append(FumbleRolled(a.id, a.name, fr, text))
+    if text:
+        f = _add_condition(f, a.id, text, f"fumble roll {fr.total}", ev, "fumble", "suffers")
+    return f
+
+
+def _not_landed(cmd: Attack, notes: list[str]) -> None:
+    """A miss or a cancelled hit: nothing to deflect or record, and the damage rolls go unused."""
+    if cmd.deflect:
+        raise RuleError("There is no critical to deflect: the attack did not land.")
+    if cmd.injury:
+        raise RuleError("There is no critical injury to record: the attack did not land.")
+    for given, what in (
+        (cmd.given_damage, "damage die"),
+        (cmd.given_critical, "critical roll"),
+        (cmd.given_willpower, "Willpower roll"),
+    ):
+        if given is not None:
+            notes.append(what)
+
+
+def _end_surprise(f: Fight, tid: str, ev: list[Event]) -> Fight:
+    """Being attacked ends Surprised, whatever the outcome."""
+    t = f.get(tid)
+    if t.has("Surprised"):
+        f = put(f, replace(t, conditions=tuple(c for c in t.conditions if c.name != "Surprised")))
+        ev.append(E.ConditionEnded(t.id, t.name, "Surprised", "was attacked"))
+    return f
+
+
+def attack(rs: object, f: Fight, cmd: Attack) -> tuple[Fight, list[Event], AttackReport]:
+    """The whole attack sequence; raises RuleError (nothing changed) for anything the rules refuse."""
+    a, t, opt = _validate(f, cmd)
+    ev: list[Event] = []
+    notes: list[str] = []
+    mods = _attack_mods(f, cmd)  # before the action is spent: the option's penalty counts earlier attacks
+    surprised = t.has("Surprised")
+    n = a.economy.attacks
+    f = _spend_action(rs, f, a, opt, cmd, ev)
+    f, report = _attack_test(f, cmd, a, t, opt, n, mods, ev)
+    hit, sl = report.hit, report.sl
+    f = _fumble(f, cmd, a, report.fumble, ev, notes)
 
     cancelled = False
     if hit and cmd.defence:
-        f, sl, cancelled, report = _defend(rs, f, cmd, t.id, sl, crit, report, ev)
+        f, sl, cancelled, report = _defend(rs, f, cmd, t.id, sl, report.critical, report, ev)
     elif cmd.defence:
         ev.append(E.Info(f"The attack missed: {t.name} needs no {cmd.defence}, and keeps the reaction.", t.id))
     if not (hit and cmd.defence) and cmd.given_defence is not None:
         notes.append("defence roll")
 
     if hit and not cancelled:
-        f, report = _wound(rs, f, cmd, t.id, x, sl, crit, surprised, report, ev, notes)
+        f, report = _wound(rs, f, cmd, t.id, report.roll, sl, report.critical, surprised, report, ev, notes)
     else:
-        if cmd.deflect:
-            raise RuleError("There is no critical to deflect: the attack did not land.")
-        if cmd.injury:
-            raise RuleError("There is no critical injury to record: the attack did not land.")
-        for given, what in (
-            (cmd.given_damage, "damage die"),
-            (cmd.given_critical, "critical roll"),
-            (cmd.given_willpower, "Willpower roll"),
-        ):
-            if given is not None:
-                notes.append(what)
-
-    # being attacked ends Surprised, whatever the outcome
-    t = f.get(t.id)
-    if t.has("Surprised"):
-        f = put(f, replace(t, conditions=tuple(c for c in t.conditions if c.name != "Surprised")))
-        ev.append(E.ConditionEnded(t.id, t.name, "Surprised", "was attacked"))
+        _not_landed(cmd, notes)
+    f = _end_surprise(f, t.id, ev)
     if notes:
         ev.append(E.Info(f"Entered but not needed: {', '.join(notes)}."))
     return f, ev, report
@@ -754,6 +825,102 @@ def _defend(
     return f, new_sl, wins, report
 
 
+def _soak(cmd: Attack, t: Combatant, loc: str, surprised: bool) -> tuple[int, int, int]:
+    """What stops damage: the location's armour, a shield's AP against thrown and missile weapons
+    (by default when the defender sees the attack coming), the Toughness Bonus."""
+    shield = 0
+    missile = cmd.kind in ("thrown", "missile")
+    aware = cmd.aware if cmd.aware is not None else not surprised
+    if missile and (cmd.shield if cmd.shield is not None else aware):
+        shield = t.stat("ap_shield")
+    return armour(t, loc), shield, toughness_bonus(t)
+
+
+def _damage_detail(cmd: Attack, loc: str, x: int, roll_part: str, soak: tuple[int, int, int], absorbed: int) -> str:
+    """The damage line's detail: location, die or SL, weapon, armour, shield, TB, temporary Wounds."""
+    ap, shield, tb = soak
+    where = LOCATION_LABEL[loc]
+    parts = [f"{where}" + (" (the GM's call)" if cmd.location else f" (reversed {reverse(x):02d})")]
+    parts.append(roll_part)
+    parts.append(f"damage {cmd.damage:+d}" if cmd.damage else "")
+    parts.append(f"AP {ap}")
+    if shield:
+        parts.append(f"shield AP {shield}")
+    parts.append(f"TB {tb}")
+    if absorbed:
+        parts.append(f"{absorbed} absorbed by temporary Wounds")
+    return ", ".join(p for p in parts if p)
+
+
+def _land_damage(
+    f: Fight, cmd: Attack, tid: str, x: int, sl: int, surprised: bool, report: AttackReport, ev: list[Event]
+) -> tuple[Fight, int, int, AttackReport]:
+    """Damage: the hit location, the d10 (or the SL when higher) plus the weapon, less armour, shield
+    and TB, off temporary Wounds first, then Wounds. Returns the Wounds before and the excess past 0."""
+    t = f.get(tid)
+    loc = cmd.location or location(x)
+    dr, f = _draw(f, "1d10", cmd.given_damage)
+    die = dr.total
+    use_sl = sl > die
+    raw = (sl if use_sl else die) + cmd.damage
+    soak = _soak(cmd, t, loc, surprised)
+    ap, shield, tb = soak
+    dealt = max(0, raw - ap - shield - tb)
+    pool = t.health[0]
+    absorbed = min(pool.temp, dealt)  # temporary Wounds (the generic command) go first
+    detail = _damage_detail(cmd, loc, x, f"SL {sl} instead of the die" if use_sl else f"die {die}", soak, absorbed)
+    before = t.hp
+    left = max(0, before - (dealt - absorbed))
+    excess = max(0, dealt - absorbed - before)
+    t = replace(t, health=set_pool(t.health, replace(pool, current=left, temp=pool.temp - absorbed)))
+    f = put(f, t)
+    ev.append(E.Damaged(t.id, t.name, dealt, raw, "", detail, dr, left))
+    report = replace(report, location=loc, die=die, raw=raw, armour=ap + shield, toughness=tb, wounds=dealt, left=left)
+    if before > 0 and left == 0:
+        f = put(f, replace(t, dropped=(f.round, f.phase)))
+        ev.append(E.Dropped(t.id, t.name, zero_wounds_state(t)))
+    if dealt == 0:
+        ev.append(E.Info(f"No damage gets through: {t.name} is not injured.", t.id))
+    return f, before, excess, report
+
+
+def _critical_causes(crit: bool, before: int, excess: int) -> tuple[list[str], tuple[tuple[str, int], ...]]:
+    """Why this hit causes a critical injury (none: no critical) and the +5 per Wound past 0."""
+    causes = []
+    if crit:
+        causes.append("critical hit")
+    if before == 0:
+        # any hit on a defender already at 0 Wounds causes one, even if nothing gets through
+        causes.append("wounding hit at 0 Wounds" if excess > 0 else "hit at 0 Wounds")
+    elif excess > 0:
+        causes.append("taken past 0 Wounds")
+    modifier = ((f"{excess} beyond 0 Wounds", 5 * excess),) if excess > 0 else ()
+    return causes, modifier
+
+
+def _no_critical(cmd: Attack, notes: list[str]) -> None:
+    """A hit that causes no critical injury: nothing to deflect or record, the critical roll unused."""
+    if cmd.deflect:
+        raise RuleError("There is no critical to deflect: this hit causes no critical injury.")
+    if cmd.injury:
+        raise RuleError("There is no critical injury to record: this hit causes none.")
+    if cmd.given_critical is not None:
+        notes.append("critical roll")
+
+
+def _champion_willpower(
+    f: Fight, cmd: Attack, tid: str, reached_zero: bool, report: AttackReport, ev: list[Event], notes: list[str]
+) -> tuple[Fight, AttackReport]:
+    """A champion without Resolve brought to 0 Wounds tests Willpower to keep fighting."""
+    t = f.get(tid)
+    if reached_zero and not resolute(t) and tier(t) == "champion" and not t.has("Dead"):
+        f, ok = _willpower(f, t.id, 0, cmd.given_willpower, ev)
+        report = replace(report, willpower=ok)
+    elif cmd.given_willpower is not None:
+        notes.append("Willpower roll")
+    return f, report
+
+
 def _wound(
     rs: object,
     f: Fight,
@@ -767,64 +934,14 @@ def _wound(
     ev: list[Event],
     notes: list[str],
 ) -> tuple[Fight, AttackReport]:
-    t = f.get(tid)
-    loc = cmd.location or location(x)
-    dr, f = _draw(f, "1d10", cmd.given_damage)
-    die = dr.total
-    use_sl = sl > die
-    raw = (sl if use_sl else die) + cmd.damage
-    ap = armour(t, loc)
-    shield = 0
-    missile = cmd.kind in ("thrown", "missile")
-    # by default the shield covers a defender that sees the attack coming
-    aware = cmd.aware if cmd.aware is not None else not surprised
-    if missile and (cmd.shield if cmd.shield is not None else aware):
-        shield = t.stat("ap_shield")
-    tb = toughness_bonus(t)
-    dealt = max(0, raw - ap - shield - tb)
-    where = LOCATION_LABEL[loc]
-    parts = [f"{where}" + (" (the GM's call)" if cmd.location else f" (reversed {reverse(x):02d})")]
-    parts.append(f"SL {sl} instead of the die" if use_sl else f"die {die}")
-    parts.append(f"damage {cmd.damage:+d}" if cmd.damage else "")
-    parts.append(f"AP {ap}")
-    if shield:
-        parts.append(f"shield AP {shield}")
-    parts.append(f"TB {tb}")
-    pool = t.health[0]
-    absorbed = min(pool.temp, dealt)  # temporary Wounds (the generic command) go first
-    if absorbed:
-        parts.append(f"{absorbed} absorbed by temporary Wounds")
-    detail = ", ".join(p for p in parts if p)
-    before = t.hp
-    left = max(0, before - (dealt - absorbed))
-    excess = max(0, dealt - absorbed - before)
-    t = replace(t, health=set_pool(t.health, replace(pool, current=left, temp=pool.temp - absorbed)))
-    f = put(f, t)
-    ev.append(E.Damaged(t.id, t.name, dealt, raw, "", detail, dr, left))
-    report = replace(report, location=loc, die=die, raw=raw, armour=ap + shield, toughness=tb, wounds=dealt, left=left)
-    reached_zero = before > 0 and left == 0
-    if reached_zero:
-        f = put(f, replace(t, dropped=(f.round, f.phase)))
-        ev.append(E.Dropped(t.id, t.name, zero_wounds_state(t)))
-    if dealt == 0:
-        ev.append(E.Info(f"No damage gets through: {t.name} is not injured.", t.id))
-
-    causes = []
-    modifier: tuple[tuple[str, int], ...] = ()
-    if crit:
-        causes.append("critical hit")
-    if before == 0:
-        # any hit on a defender already at 0 Wounds causes one, even if nothing gets through
-        causes.append("wounding hit at 0 Wounds" if excess > 0 else "hit at 0 Wounds")
-    elif excess > 0:
-        causes.append("taken past 0 Wounds")
-    if excess > 0:
-        modifier = ((f"{excess} beyond 0 Wounds", 5 * excess),)
+    """A hit that stands: the damage, then its riders (a critical injury, a champion's Willpower test)."""
+    f, before, excess, report = _land_damage(f, cmd, tid, x, sl, surprised, report, ev)
+    causes, modifier = _critical_causes(crit, before, excess)
     if causes:
         f, total, sudden = _critical(
             f,
-            t.id,
-            loc,
+            tid,
+            report.location,
             modifier,
             " and ".join(causes),
             cmd.deflect,
@@ -835,20 +952,8 @@ def _wound(
         )
         report = replace(report, critical_total=total, sudden=sudden)
     else:
-        if cmd.deflect:
-            raise RuleError("There is no critical to deflect: this hit causes no critical injury.")
-        if cmd.injury:
-            raise RuleError("There is no critical injury to record: this hit causes none.")
-        if cmd.given_critical is not None:
-            notes.append("critical roll")
-
-    t = f.get(t.id)
-    if reached_zero and not resolute(t) and tier(t) == "champion" and not t.has("Dead"):
-        f, ok = _willpower(f, t.id, 0, cmd.given_willpower, ev)
-        report = replace(report, willpower=ok)
-    elif cmd.given_willpower is not None:
-        notes.append("Willpower roll")
-    return f, report
+        _no_critical(cmd, notes)
+    return _champion_willpower(f, cmd, tid, before > 0 and report.left == 0, report, ev, notes)
 
 
 def _critical(
