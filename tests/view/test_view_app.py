@@ -8,13 +8,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from plainlist.rules import COMMANDS, EVENTS, ID, PlainList
 
 from engine import REGISTRY, get_ruleset, register_ruleset, ruleset_ids
 from engine import commands as C
 from engine.state import Fight
 from saves.demo import demo_history, has_demo
 from saves.session import Session
-from tests.fifth.plainlist import COMMANDS, EVENTS, ID, PlainList
 from tests.tui.support import app_on, select, sync
 from tui.view import ViewApp, band, public_log, screen_text, view_part
 from tui.views import tracker_rows
