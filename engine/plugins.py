@@ -3,7 +3,7 @@ one `Plugin` that carries everything about it. The bundled four are registered i
 pyproject.toml; a ruleset living in a package of its own names its `Plugin` the same way:
 
     [project.entry-points."fracas.rulesets"]
-    plainlist = "plainlist.plugin:PLUGIN"
+    mysystem = "fracas_mysystem.plugin:PLUGIN"
 
 `plugins()` reads the entry points once per process, in the order they are listed (`order`, then
 id). The engine registers each plugin's ruleset (engine/rules/__init__.py), the library imports its
@@ -50,8 +50,11 @@ class Plugin(msgspec.Struct, frozen=True, kw_only=True):
     demo_name: str = ""  # the demo fight's name (the saves list tells demo copies by it)
     docs: str = ""  # its rules page: how Fracas reads each rule (docs/rules/<id>.md)
     examples: str = ""  # the Markdown file holding its worked examples and command tables
-    golden: str = ""  # "module:NAME" of its golden-save script (tests/saves/make_golden.py)
-    snapshot: str = ""  # "module:function" building its main-screen snapshot fight (tests/tui)
+    # the test tables: its golden-save script (JSON Lines: commands, "undo", "redo" and one "save-as";
+    # tests/saves/make_golden.py) and the commands that make its snapshot fight of the started demo
+    # (JSON Lines; tests/tui/test_snapshots.py)
+    golden: str = ""
+    snapshot: str = ""
 
 
 def load(spec: str) -> Any:
@@ -84,7 +87,12 @@ def plugins() -> tuple[Plugin, ...]:
     if _cache is None:
         loaded: list[Plugin] = []
         for point in importlib.metadata.entry_points(group=GROUP):
-            plugin = point.load()
+            try:
+                plugin = point.load()
+            except (ImportError, AttributeError) as exc:
+                # most often a module of the plugin's package imported before the engine: the
+                # package's __init__ imports engine first (docs/adding-a-ruleset.md)
+                raise ImportError(f"ruleset plugin {point.name} = {point.value} could not be loaded: {exc}") from exc
             if not isinstance(plugin, Plugin) or plugin.id != point.name:
                 raise TypeError(f"entry point {point.name} = {point.value} does not name the Plugin of {point.name!r}")
             if any(p.id == plugin.id for p in loaded):

@@ -19,7 +19,7 @@ from tests.tui.support import app_on, select, sync
 from tui.view import ViewApp, band, public_log, screen_text, view_part
 from tui.views import tracker_rows
 
-RULESETS = ruleset_ids()  # the bundled four (each has a demo fight)
+RULESETS = ruleset_ids()  # every plugin's ruleset (each brings a demo fight)
 
 
 async def _caught_up(pilot, app: ViewApp, s: Session, limit: float = 0.5) -> float:  # type: ignore[no-untyped-def]

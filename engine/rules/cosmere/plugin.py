@@ -14,4 +14,6 @@ PLUGIN = Plugin(
     demo_name="Skirmish on the Shattered Plains",
     docs="engine:../docs/rules/cosmere.md",  # docs/ is in the source tree only
     examples="engine:../docs/commands.md",
+    golden="engine:../tests/saves/scripts/cosmere.jsonl",  # the tests are in the source tree only
+    snapshot="engine:../tests/tui/fights/cosmere.jsonl",
 )

@@ -15,4 +15,6 @@ PLUGIN = Plugin(
     demo_name="Ambush on the Old Road",
     docs="engine:../docs/rules/d20.md",  # docs/ is in the source tree only
     examples="engine:../docs/commands.md",
+    golden="engine:../tests/saves/scripts/d20.jsonl",  # the tests are in the source tree only
+    snapshot="engine:../tests/tui/fights/d20.jsonl",
 )

@@ -14,4 +14,6 @@ PLUGIN = Plugin(
     demo_name="The Orc Ford",
     docs="engine:../docs/rules/ninephase.md",  # docs/ is in the source tree only
     examples="engine:../docs/commands.md",
+    golden="engine:../tests/saves/scripts/ninephase.jsonl",  # the tests are in the source tree only
+    snapshot="engine:../tests/tui/fights/ninephase.jsonl",
 )

@@ -14,4 +14,6 @@ PLUGIN = Plugin(
     demo_name="Troll Bridge",
     docs="engine:../docs/rules/warhammer.md",  # docs/ is in the source tree only
     examples="engine:../docs/commands.md",
+    golden="engine:../tests/saves/scripts/warhammer.jsonl",  # the tests are in the source tree only
+    snapshot="engine:../tests/tui/fights/warhammer.jsonl",
 )

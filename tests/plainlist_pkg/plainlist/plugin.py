@@ -14,4 +14,5 @@ PLUGIN = Plugin(
     demo_name="Plain Brawl",
     docs="plainlist:plainlist.md",
     examples="plainlist:commands.md",
+    snapshot="plainlist:fight.jsonl",  # no golden script: a golden file is a file of an earlier Fracas
 )
