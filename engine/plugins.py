@@ -11,17 +11,16 @@ statblock kind, the app imports its slice when it first needs one (tui/rulesets/
 saves take its demo; the tests take its docs page, worked examples, golden-save script and snapshot
 fight from it (docs/adding-a-ruleset.md).
 
-Reading the entry points (importlib.metadata, which scans the `*.dist-info` folders on sys.path)
-is the one piece of file reading in the engine, done once per process when engine.rules is imported;
-the files a plugin names are package resources, `"package:path/in/it"`, read with `resource()`.
+The engine reads no files of its own: the entry points are read by importlib.metadata (it scans the
+`*.dist-info` folders on sys.path), once per process when engine.rules is imported, and the files a
+plugin names are package resources, `"package:path/in/it"`, read with pkgutil by `resource()` when
+asked for.
 """
 
 from __future__ import annotations
 
-import importlib
 import importlib.metadata
 import pkgutil
-from typing import Any
 
 import msgspec
 
@@ -57,15 +56,6 @@ class Plugin(msgspec.Struct, frozen=True, kw_only=True):
     snapshot: str = ""
 
 
-def load(spec: str) -> Any:
-    """The object `module:name` names (or the module, for a plain module path)."""
-    module, _, name = spec.partition(":")
-    obj: Any = importlib.import_module(module)
-    for part in filter(None, name.split(".")):
-        obj = getattr(obj, part)
-    return obj
-
-
 def resource(spec: str) -> bytes | None:
     """The bytes of a resource `"package:path"` a plugin names (None when it names none, or the file
     is missing)."""
@@ -95,8 +85,8 @@ def plugins() -> tuple[Plugin, ...]:
                 raise ImportError(f"ruleset plugin {point.name} = {point.value} could not be loaded: {exc}") from exc
             if not isinstance(plugin, Plugin) or plugin.id != point.name:
                 raise TypeError(f"entry point {point.name} = {point.value} does not name the Plugin of {point.name!r}")
-            if any(p.id == plugin.id for p in loaded):
-                continue  # a name installed twice: the first on sys.path wins, as for modules
+            if any(p.id == plugin.id for p in loaded):  # (one distribution installed twice is listed once)
+                raise ValueError(f"ruleset id {plugin.id!r} is named by two entry points ({point.value})")
             loaded.append(plugin)
         _cache = tuple(sorted(loaded, key=lambda p: (p.order, p.id)))
     return _cache
