@@ -14,8 +14,11 @@ $(STAMP_RUN): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
-$(STAMP_TEST): pyproject.toml | $(BIN)/python
+# the tests also install Plain list (tests/plainlist_pkg), a ruleset in a package of its own that
+# Fracas finds through its entry point, as it would one from elsewhere (tests/fifth)
+$(STAMP_TEST): pyproject.toml tests/plainlist_pkg/pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet --no-deps -e tests/plainlist_pkg
 	touch $@ $(STAMP_RUN)
 
 # compiled once here, so start-up does not compile the app's modules each time, even where the

@@ -81,7 +81,7 @@ class AnyEconomy(abc.ABC):  # noqa: B024 - a marker for msgspec, not an interfac
     """The declared type of `Combatant.economy`: any registered subclass of `Economy`.
 
     A msgspec tagged union needs its members when a decoder is built, and a ruleset may register after
-    that (tests/fifth registers Plain list from the test setup). So the field is declared with this
+    that (`engine.register_ruleset` may be called at any time). So the field is declared with this
     marker, which msgspec does not know, and every decoder of states passes `state_hook`: it picks
     the struct by the tag, from the registry as it is when the record is read.
     """

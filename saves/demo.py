@@ -21,8 +21,9 @@ import msgspec
 
 import engine.library as L
 from engine import RuleError, command_union, new_fight
-from engine.commands import COMMAND_TYPES, Command
+from engine.commands import COMMAND_TYPES
 from engine.history import History
+from engine.plugins import get_plugin, resource
 from engine.rules import REGISTRY
 from engine.state import Fight
 from saves import journal, script_lines, store
@@ -32,23 +33,22 @@ from saves.session import Session
 NAMES = store.DEMO_NAMES
 
 
-DEMOS = Path(__file__).resolve().parent / "demos"  # package data; importlib.resources cost start-up ~5 ms
-
-
-def _demo_file(rules: str) -> Path:
-    return DEMOS / f"{rules}.jsonl"
+def _demo_bytes(rules: str) -> bytes | None:
+    # the file its plugin names (package data, read with pkgutil: importlib.resources costs start-up ~5 ms)
+    plugin = get_plugin(rules)
+    return resource(plugin.demo) if plugin is not None and rules in REGISTRY else None
 
 
 def has_demo(rules: str) -> bool:
-    """Whether Fracas bundles a demo for this ruleset (one registered from elsewhere may have none)."""
-    return rules in REGISTRY and _demo_file(rules).is_file()
+    """Whether the ruleset's plugin brings a demo (one registered otherwise has none)."""
+    return _demo_bytes(rules) is not None
 
 
 def _lines(rules: str) -> list[object]:
-    if not has_demo(rules):
+    text = _demo_bytes(rules)
+    if text is None:
         known = ", ".join(sorted(r for r in REGISTRY if has_demo(r)))
         raise RuleError(f"No demo for '{rules}'. Demos: {known}.")
-    text = _demo_file(rules).read_bytes()
     return [msgspec.json.decode(line) for line in text.splitlines() if line.strip()]
 
 
@@ -67,12 +67,6 @@ def demo_history(rules: str, seed: int = 7) -> History:
             cmd = msgspec.convert(obj, by_tag[tag] if isinstance(tag, str) and tag in by_tag else command_union())
         h.apply(cmd)
     return h
-
-
-def demo_commands(rules: str) -> list[Command]:
-    """The demo's set-up as engine commands (library lines resolved)."""
-    h = demo_history(rules)
-    return [h.nodes[i].command for i in h.path()[1:]]  # type: ignore[misc]
 
 
 def demo_fight(rules: str, seed: int = 7) -> Fight:

@@ -10,7 +10,6 @@ back by `fracas restore` or by hand. Nothing here ever unlinks a fight that is n
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
 import difflib
 import errno
 import os
@@ -24,6 +23,7 @@ import msgspec
 from engine import History
 from engine.core import clean_name
 from engine.history import Node
+from engine.plugins import plugins
 from engine.text import name_key
 from saves import format as fmt
 from saves import journal
@@ -33,13 +33,8 @@ from saves.session import Session
 ENV_DIR = "FRACAS_DATA_DIR"
 DEMO_DIR = "demos"  # the demo copies, one per ruleset, inside the data folder
 TRASH_DIR = "trash"  # deleted fights and their backups, inside the data folder
-# the fight names of the bundled demos (saves/demo.py), here so listing needs no engine rules
-DEMO_NAMES = {
-    "d20": "Ambush on the Old Road",
-    "cosmere": "Skirmish on the Shattered Plains",
-    "ninephase": "The Orc Ford",
-    "warhammer": "Troll Bridge",
-}
+# the fight names of the rulesets' demos (saves/demo.py), as their plugins name them
+DEMO_NAMES = {p.id: p.demo_name for p in plugins() if p.demo}
 # a demo copy as versions before the demos/ folder made them, one per start, in the data folder
 _OLDER_DEMO = re.compile(r"demo-(?P<rules>[a-z0-9_]+)-\d{8}-\d{6}(?:-\d+)?" + re.escape(fmt.EXTENSION))
 
@@ -89,10 +84,6 @@ class SaveInfo(msgspec.Struct, frozen=True):
     # "" a fight of the GM's; "copy" the demo copy in demos/; "older" a demo copy an earlier version
     # left in the data folder (moved to the trash when that demo next starts)
     demo: str = ""
-
-    @property
-    def played_at(self) -> dt.datetime:
-        return dt.datetime.fromtimestamp(self.played)
 
 
 def save_files(directory: Path) -> list[Path]:

@@ -5,8 +5,9 @@ Pure (engine and msgspec only). See docs/library.md for the API the app builds o
 
 from __future__ import annotations
 
+import importlib
+
 import engine.rules  # noqa: F401 - the rulesets register first: a kind needs its ruleset
-from engine.library import cosmere, d20, ninephase, warhammer  # noqa: F401 - each registers its kind
 from engine.library.base import (
     HP_MODES,
     KINDS,
@@ -39,6 +40,11 @@ from engine.library.base import (
     validate,
 )
 from engine.library.search import Entry, search
+from engine.plugins import plugins
+
+for _plugin in plugins():
+    if _plugin.kind:
+        importlib.import_module(_plugin.kind)  # registers the ruleset's statblock kind
 
 __all__ = [
     "HP_MODES",

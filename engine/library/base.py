@@ -5,12 +5,12 @@ join a saved union later) plus a `StatblockKind` that knows how it becomes the e
 `AddCombatant` for the fight, and the fields of the ruleset's own attack command for each attack.
 Kinds are registered by ruleset id (`register_kind`); a ruleset living elsewhere registers its own.
 
-Pure: no file I/O here. The bundled bestiaries are package data, read with pkgutil.get_data (the
-first use of importlib.resources costs start-up about 10 ms); the user's library on disk lives in
+Pure: no file I/O here. A ruleset's starter bestiary is a resource its plugin names, read with
+pkgutil.get_data (engine.plugins.resource; the first use of importlib.resources costs start-up about
+10 ms); the user's library on disk lives in
 saves/library.py.
 """
 
-import pkgutil
 import re
 import tomllib
 from abc import ABC, abstractmethod
@@ -26,6 +26,7 @@ from engine.dice import Rng, parse, roll
 from engine.errors import RuleError
 from engine.events import Event
 from engine.limits import LINE, NAME, STATBLOCK, TEXT, WORD
+from engine.plugins import get_plugin, resource
 from engine.ruleset import get_ruleset
 from engine.state import Combatant, Kind, Side
 from engine.text import check_line, check_multiline, name_key, normal_name, shown
@@ -372,15 +373,13 @@ _STARTER: dict[str, tuple[Statblock, ...]] = {}
 
 
 def starter(rid: str) -> tuple[Statblock, ...]:
-    """The bestiary bundled with Fracas for a ruleset (empty when there is none), read once."""
+    """The starter bestiary its plugin brings for a ruleset (empty when there is none), read once."""
     hit = _STARTER.get(rid)
     if hit is not None:
         return hit
     get_kind(rid)
-    try:
-        data = pkgutil.get_data(__package__ or "engine.library", f"bestiary/{rid}.toml")
-    except FileNotFoundError:
-        data = None  # a ruleset registered from elsewhere, with no bundled bestiary
+    plugin = get_plugin(rid)
+    data = resource(plugin.bestiary) if plugin is not None else None
     text = data.decode("utf-8") if data else ""
     entries = parse_toml(rid, text, f"starter bestiary {rid}.toml") if text else ()
     _STARTER[rid] = entries

@@ -1,16 +1,10 @@
-"""The engine's rulesets, registered by id: one line each. A ruleset living elsewhere registers
-itself the same way (`engine.register_ruleset`), with its own command and event types."""
+"""The engine's rulesets: each plugin's (engine/plugins.py, found through the `fracas.rulesets` entry
+points) registered by id, in listing order. Nothing here names one."""
 
-from engine.rules.cosmere import Cosmere
-from engine.rules.d20 import D20
-from engine.rules.ninephase import NinePhase
-from engine.rules.warhammer import Warhammer
+from engine.plugins import plugins
 from engine.ruleset import REGISTRY, Ruleset, get_ruleset, register_ruleset, ruleset_ids
 
-# in this order: the start screen and `fracas` list them so
-register_ruleset(Cosmere())
-register_ruleset(D20())
-register_ruleset(NinePhase())
-register_ruleset(Warhammer())
+for _plugin in plugins():
+    register_ruleset(_plugin.ruleset, commands=_plugin.commands, events=_plugin.events)
 
 __all__ = ["REGISTRY", "Ruleset", "get_ruleset", "register_ruleset", "ruleset_ids"]

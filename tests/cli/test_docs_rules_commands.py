@@ -1,5 +1,6 @@
-"""The "Commands of each ruleset" section of docs/commands.md: every example runs, its log shows what
-the doc says, and every field table matches the command it documents (names and defaults)."""
+"""The "Commands of each ruleset" section of docs/commands.md (and of the file of examples any other
+ruleset's plugin names, `Plugin.examples`): every example runs, its log shows what the doc says, and
+every field table matches the command it documents (names and defaults)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import msgspec
 import pytest
 
 from engine.commands import _BUILTIN, COMMAND_TYPES, GivenRoll, command_union
+from engine.plugins import plugins, resource
 from engine.ruleset import REGISTRY, get_ruleset
 from engine.state import ActivitySpec
 from tui.cli import main
@@ -30,10 +32,19 @@ NESTED: dict[str, type[msgspec.Struct]] = {"GivenRoll": GivenRoll, "ActivitySpec
 BY_TAG = {cls.__struct_config__.tag: cls for cls in COMMAND_TYPES}
 
 
-def _section() -> str:
-    text = DOC.read_text()
+def _one_section(text: str) -> str:
     start = text.index("## Commands of each ruleset")
-    return text[start : text.index("\n## ", start + 1)]
+    end = text.find("\n## ", start + 1)
+    return text[start : end if end >= 0 else len(text)]
+
+
+def _section() -> str:
+    """The section of every file of examples the plugins name (docs/commands.md once), one after another."""
+    specs = dict.fromkeys(p.examples for p in plugins() if p.examples)
+    texts = [resource(spec) for spec in specs]
+    assert all(t is not None for t in texts), "a plugin names an examples file that is not there"
+    assert DOC.read_bytes() in texts
+    return "\n".join(_one_section(t.decode("utf-8")) for t in texts if t is not None)
 
 
 def _examples() -> list[tuple[str, int, str, str]]:

@@ -1,4 +1,5 @@
-"""The `fracas script` runner and the worked examples in docs/commands.md."""
+"""The `fracas script` runner and the worked examples: docs/commands.md's for the bundled rulesets, and
+those of any other ruleset in the file its plugin names (`Plugin.examples`)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from engine import ruleset_ids
+from engine.plugins import plugins, resource
 from tui.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -18,9 +20,19 @@ DOC = ROOT / "docs" / "commands.md"
 EXAMPLE = re.compile(r"<!-- example: rules=(\w+) seed=(\d+) -->.*?```jsonl\n(.*?)```\s*```json\n(.*?)```", re.S)
 
 
+def _docs() -> list[str]:
+    """The text of each file of worked examples the plugins name (docs/commands.md once)."""
+    texts = [resource(spec) for spec in dict.fromkeys(p.examples for p in plugins() if p.examples)]
+    assert all(t is not None for t in texts), "a plugin names an examples file that is not there"
+    return [t.decode("utf-8") for t in texts if t is not None]
+
+
 def _examples() -> list[tuple[str, int, str, str]]:
-    found = [(r, int(s), script, expected) for r, s, script, expected in EXAMPLE.findall(DOC.read_text())]
-    return found
+    return [(r, int(s), script, expected) for text in _docs() for r, s, script, expected in EXAMPLE.findall(text)]
+
+
+def test_the_bundled_rulesets_name_docs_commands_md() -> None:
+    assert DOC.read_text(encoding="utf-8") in _docs()
 
 
 def test_every_ruleset_has_a_worked_example_of_three_rounds_and_four_combatants() -> None:

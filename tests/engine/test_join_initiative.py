@@ -133,8 +133,9 @@ def test_the_script_encoding_round_trips_the_new_fields():
 
 
 def test_only_a_ruleset_with_its_own_roll_takes_a_total_or_a_newcomers_initiative():
+    from plainlist.rules import PlainList
+
     from engine import get_ruleset
-    from tests.fifth.plainlist import PlainList
 
     assert get_ruleset("d20").rolls_initiative() and get_ruleset("warhammer").rolls_initiative()
     assert not get_ruleset("cosmere").rolls_initiative() and not get_ruleset("ninephase").rolls_initiative()

@@ -1,18 +1,18 @@
 """Plain list in the app, by keys only, on a fight saved to a file: add combatants, start, damage one,
-next turn, Shove through its own dialog (key `b`), undo, quit; then the file reopened in a new app has
+next turn, Shove through its own dialog (key `l`), undo, quit; then the file reopened in a new app has
 the same fight, and undo there still goes back."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from plainlist.dialogs import ShoveDialog
+from plainlist.rules import ID, Shove
 from textual.pilot import Pilot
 
 from engine import commands as C
 from engine import new_fight
 from saves.session import Session
-from tests.fifth.dialogs import ShoveDialog
-from tests.fifth.plainlist import ID, Shove
 from tests.tui.support import app_on, cid, dialog_error, main_screen, of, pane_text, select, sync, type_text
 from tui.main import MainScreen
 from tui.rulesets import get_ui
@@ -76,7 +76,7 @@ async def test_play_quit_and_reopen(tmp_path: Path) -> None:
         assert "Plain list turn: A1 R1" in await pane_text(pilot, "sheet")
         await select(pilot, "Ann")
         assert main.check_action("shove", ())
-        await pilot.press("b")
+        await pilot.press("l")
         dlg = app.screen
         assert isinstance(dlg, ShoveDialog) and dlg.choice("target") == cid(s, "Ann")
         await pilot.press("enter")
@@ -114,12 +114,12 @@ async def test_play_quit_and_reopen(tmp_path: Path) -> None:
 
 
 @sync
-async def test_the_start_screen_offers_it_a_new_fight_but_no_demo_it_does_not_have(tmp_path: Path) -> None:
-    from saves.demo import has_demo
+async def test_the_start_screen_offers_it_a_new_fight_and_the_demo_its_plugin_brings(tmp_path: Path) -> None:
+    from saves.demo import has_demo, start_demo
     from tui.app import make_app
     from tui.start import StartScreen
 
-    assert not has_demo(ID) and all(has_demo(r) for r in ("d20", "cosmere", "ninephase", "warhammer"))
+    assert has_demo(ID) and all(has_demo(r) for r in ("d20", "cosmere", "ninephase", "warhammer"))
     app = make_app(start_screen=True, config_path=tmp_path / "config.toml")
     async with app.run_test(size=(80, 24)) as pilot:
         await app.workers.wait_for_complete()
@@ -128,4 +128,32 @@ async def test_the_start_screen_offers_it_a_new_fight_but_no_demo_it_does_not_ha
         rules = app.screen.query_one("#rules")
         demos = app.screen.query_one("#demos")
         assert ID in [rules.get_option_at_index(i).id for i in range(rules.option_count)]  # type: ignore[attr-defined]
-        assert ID not in [demos.get_option_at_index(i).id for i in range(demos.option_count)]  # type: ignore[attr-defined]
+        assert ID in [demos.get_option_at_index(i).id for i in range(demos.option_count)]  # type: ignore[attr-defined]
+    session, _ = start_demo(ID, seed=1, directory=tmp_path / "demos")
+    try:
+        assert session.state.name == "Plain Brawl" and len(session.state.combatants) == 5
+    finally:
+        session.close()
+
+
+def test_fracas_script_runs_a_plain_list_fight(tmp_path: Path) -> None:
+    """`fracas script` in a fresh process finds Plain list through its entry point."""
+    import json
+    import subprocess
+    import sys
+
+    script = tmp_path / "plain.jsonl"
+    script.write_text(
+        '{"cmd":"add","name":"Ann","kind":"pc","side":"party","stats":[["hp",14],["init",15]]}\n'
+        '{"cmd":"add","name":"Goblin","count":2,"stats":[["hp",7],["init",12]]}\n'
+        '{"cmd":"start"}\n'
+        '{"cmd":"plain_shove","who":"c1","target":"c2"}\n'
+        '{"cmd":"next"}\n'
+    )
+    out = subprocess.run(
+        [sys.executable, "-m", "tui.cli", "script", str(script), "--rules", ID, "--summary"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    summary = json.loads(out.stdout)
+    assert summary["current"] == "c2" and summary["combatants"]["c2"]["conditions"] == ["Prone"]

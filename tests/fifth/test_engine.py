@@ -4,32 +4,29 @@ sequences (tests/engine/test_conformance.py) and the offers-and-economy checks
 
 from __future__ import annotations
 
+import importlib.metadata
+
 import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from plainlist.rules import ID, Shove, Shoved
 
 import tests.engine.test_conformance as conformance
 from engine import RuleError, apply, command_union, describe, event_union, get_ruleset, new_fight, ruleset_ids
 from engine import commands as C
 from engine.state import Fight
 from tests.engine.test_actions_economy import by_key, check_actions, check_economy, items_of
-from tests.fifth.plainlist import ID, Shove, Shoved
 
 SUPPRESS = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
 
 
-@pytest.fixture(autouse=True)
-def _fresh_decoders(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The conformance module builds its decoders when imported; in a whole-suite run that is before
-    tests/fifth/conftest.py registered Plain list's command and event, so build them again now."""
-    monkeypatch.setattr(conformance, "COMMAND_DEC", msgspec.json.Decoder(command_union()))
-    monkeypatch.setattr(conformance, "EVENTS_DEC", msgspec.json.Decoder(tuple[event_union(), ...]))  # type: ignore[valid-type]
-
-
-def test_it_is_registered_for_the_test_only() -> None:
-    assert ruleset_ids()[-1] == ID and get_ruleset(ID).title == "Plain list"
+def test_it_is_found_through_its_entry_point() -> None:
+    points = {p.name: p.value for p in importlib.metadata.entry_points(group="fracas.rulesets")}
+    assert points[ID] == "plainlist.plugin:PLUGIN"
+    assert ruleset_ids()[-1] == ID and get_ruleset(ID).title == "Plain list"  # listed after the bundled
     assert Shove in get_ruleset(ID).handlers()
+    assert type(get_ruleset(ID)).__module__ == "plainlist.rules"  # the installed package's, not a copy
 
 
 @settings(max_examples=conformance.EXAMPLES, deadline=None, suppress_health_check=SUPPRESS)

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from plainlist.rules import ID, PlainClock, Shove, Shoved
 
 import tests.saves.test_roundtrip as roundtrip
 from engine import commands as C
 from engine import new_fight
 from saves import cli, journal
 from saves.session import Session
-from tests.fifth.plainlist import ID, PlainClock, Shove, Shoved
 from tests.saves.util import assert_same_history, stats_of
 
 

@@ -97,12 +97,11 @@ def test_a_roster_pc_is_brought_back_where_it_stood(tmp_path, rid):
 PROBE = """
 import json, tomllib
 import msgspec
-import tests.fifth.plugin  # registers Plain list, as its package would
 import engine.library as L
 from engine import apply, new_fight
 from engine.commands import Command
 from engine.library.base import Statblock, StatblockKind, register_kind
-from tests.fifth.plainlist import Shove
+from plainlist.rules import Shove  # Plain list's package, found through its entry point
 
 class PlainStatblock(Statblock, frozen=True, kw_only=True, tag="plainlist"):
     hp: int

@@ -22,8 +22,8 @@ STATS: dict[str, tuple[tuple[str, int], ...]] = {
     "ninephase": (("hp", 14), ("grit", 5)),
     "warhammer": (("wounds", 12), ("ws", 40), ("ag", 35), ("i", 38), ("t", 40), ("fortune", 2)),
 }
-# every ruleset registered when the tests are collected: one registered before then (a plugin,
-# `pytest -p tests.fifth.plugin`) is covered too
+# every ruleset registered when the tests are collected: the plugins found through their entry
+# points (Plain list's package too, tests/plainlist_pkg) are covered
 RULESETS = ruleset_ids()
 
 

@@ -8,18 +8,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from plainlist.rules import COMMANDS, EVENTS, ID, PlainList
 
 from engine import REGISTRY, get_ruleset, register_ruleset, ruleset_ids
 from engine import commands as C
 from engine.state import Fight
 from saves.demo import demo_history, has_demo
 from saves.session import Session
-from tests.fifth.plainlist import COMMANDS, EVENTS, ID, PlainList
 from tests.tui.support import app_on, select, sync
 from tui.view import ViewApp, band, public_log, screen_text, view_part
 from tui.views import tracker_rows
 
-RULESETS = ruleset_ids()  # the bundled four (each has a demo fight)
+RULESETS = ruleset_ids()  # every plugin's ruleset (each brings a demo fight)
 
 
 async def _caught_up(pilot, app: ViewApp, s: Session, limit: float = 0.5) -> float:  # type: ignore[no-untyped-def]

@@ -15,6 +15,7 @@ import msgspec
 from rich.text import Text
 
 from engine import RuleError
+from engine.plugins import get_plugin, plugins
 from tui.text import clean
 
 if TYPE_CHECKING:
@@ -140,7 +141,31 @@ class RulesetUI:
         return None
 
 
-REGISTRY: dict[str, RulesetUI] = {}
+class _Slices(dict[str, "RulesetUI"]):
+    """The slices by id. A plugin's slice module (engine/plugins.py, `Plugin.ui`) is imported the first
+    time its slice is asked for, so the app imports only the slices it shows (start-up)."""
+
+    def __missing__(self, rid: str) -> RulesetUI:
+        plugin = get_plugin(rid)
+        if plugin is None or not plugin.ui:
+            raise KeyError(rid)
+        importlib.import_module(plugin.ui)  # the module calls register()
+        return dict.__getitem__(self, rid)
+
+    def __contains__(self, rid: object) -> bool:
+        if dict.__contains__(self, rid):
+            return True
+        plugin = get_plugin(rid) if isinstance(rid, str) else None
+        return plugin is not None and bool(plugin.ui)
+
+    def get(self, rid: str, default: Any = None) -> Any:  # type: ignore[override]
+        try:
+            return self[rid]
+        except KeyError:
+            return default
+
+
+REGISTRY: dict[str, RulesetUI] = _Slices()
 
 
 def register(ui: RulesetUI) -> RulesetUI:
@@ -155,10 +180,12 @@ def get_ui(rid: str) -> RulesetUI:
     """The app slice of ruleset `rid`; a ruleset the app does not know is a one-line error."""
     ui = REGISTRY.get(rid)
     if ui is None:
-        known = ", ".join(sorted(REGISTRY))
+        known = ", ".join(sorted({*REGISTRY, *(p.id for p in plugins() if p.ui)}))
         raise UnknownRuleset(f"The app cannot show ruleset '{clean(rid)}' (it knows {known}).")
     return ui
 
 
 def registered() -> tuple[RulesetUI, ...]:
-    return tuple(REGISTRY.values())
+    """Every slice, the plugins' in their listing order (each imported now), then any registered by hand."""
+    listed = [REGISTRY[p.id] for p in plugins() if p.ui]
+    return (*listed, *(ui for ui in REGISTRY.values() if ui not in listed))

@@ -7,7 +7,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 
 from engine.commands import Command
-from tests.fifth.plainlist import Shove
+from plainlist.rules import Shove
 from tui.dialogs import Choice, Dialog, FormError, combatant_options, row
 from tui.text import literal
 

@@ -1,18 +1,19 @@
-"""The engine part of Plain list, a fifth ruleset that lives only under tests/ (issue 12): a plain
+"""The engine part of Plain list, a fifth ruleset living in a package of its own: a plain
 initiative list (highest `init` first, ties in the order added), one action and one reaction a turn
 (both back at the start of the combatant's own turn), hit points, and one command of its own: Shove
 (the acting combatant spends its action to knock another one Prone).
 
-Nothing here registers itself: tests/fifth/conftest.py (and tests/fifth/plugin.py, for `-p`) call
-`engine.register_ruleset(PlainList(), commands=COMMANDS, events=EVENTS)`."""
+Nothing here registers itself: the engine registers the ruleset its plugin (plainlist/plugin.py)
+carries, with COMMANDS and EVENTS. It is imported while the engine loads its plugins, so it imports
+the engine's modules, never the `engine` package's names."""
 
 from __future__ import annotations
 
 from msgspec.structs import replace
 
-from engine import RuleError
 from engine import commands as C
 from engine import events as E
+from engine.errors import RuleError
 from engine.ruleset import (
     ActionInfo,
     EconomyItem,

@@ -1,6 +1,7 @@
-"""The app slice of Plain list (tests/fifth/plainlist.py): its tracker row, its sheet's turn line, its
-own action (Shove, key `b`) and the dialog that action opens (tests/fifth/dialogs.py, imported when it
-opens). Registered by tests/fifth/conftest.py with `tui.rulesets.register(PlainListUI())`."""
+"""The app slice of Plain list (plainlist/rules.py): its tracker row, its sheet's turn line, its own
+action (Shove, key `l`) and the dialog that action opens (plainlist/dialogs.py, imported when it
+opens). Its plugin names this module; the app imports it when it first needs the slice, and it
+registers itself."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from rich.text import Text
 
 from engine.ruleset import Ruleset
 from engine.state import Combatant, Fight
-from tests.fifth.plainlist import ID
-from tui.rulesets import Action, RulesetUI
+from plainlist.rules import ID
+from tui.rulesets import Action, RulesetUI, register
 from tui.views import Column, Row, Styles, economy_cell, health_cell, init_cell, list_rows, name_cell
 
 COLUMNS = [
@@ -26,7 +27,7 @@ class PlainListUI(RulesetUI):
     actions = (
         Action(
             "shove",
-            "b",
+            "l",  # a key no generic action has (a clash is refused)
             "shove",
             "Shove",
             "Shove someone Prone",
@@ -34,7 +35,7 @@ class PlainListUI(RulesetUI):
             after="use",
         ),
     )
-    dialogs = {"shove": "tests.fifth.dialogs:ShoveDialog"}
+    dialogs = {"shove": "plainlist.dialogs:ShoveDialog"}
     engine_checked = frozenset({"shove"})  # exactly when PlainList.rules_actions offers it
 
     start_hint = "Initiative: each combatant's Initiative stat, highest first (ties in the order added)."
@@ -49,3 +50,6 @@ class PlainListUI(RulesetUI):
 
     def economy_text(self, f: Fight, rs: Ruleset, c: Combatant, st: Styles) -> Text:
         return Text("Plain list turn: " + rs.describe_economy(c), end="")
+
+
+register(PlainListUI())
