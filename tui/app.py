@@ -453,24 +453,23 @@ class FracasApp(App[None]):
         self.close_owned()
 
     # --- changing the fight -------------------------------------------------------------------
-    def commit(self, commands: Command | Iterable[Command], *, announce: bool = False) -> tuple[Event, ...]:
-        """Apply commands (all or none); RuleError propagates for the caller to show.
+    def commit(
+        self,
+        commands: Command | Iterable[Command],
+        *,
+        announce: bool = False,
+        first: Sequence[Command] = (),
+    ) -> tuple[Event, ...]:
+        """Apply commands all or none (Session.apply_all); RuleError propagates for the caller to show.
+        `first`: commands of the same batch that go before and are not announced (the settings a
+        dialog remembers, placed first so one undo takes back the command itself).
 
         A failure to save is reported here and also propagates, so a dialog stays open.
         """
         session = self._require_session()
         cmds = [commands] if isinstance(commands, Command) else list(commands)
-        if len(cmds) > 1:
-            # a dry run on the pure engine first, so a batch never half-applies
-            from engine import apply
-
-            state = session.state
-            for cmd in cmds:
-                state, _ = apply(state, cmd)
-        events: list[Event] = []
         try:
-            for cmd in cmds:
-                events.extend(session.apply(cmd))
+            applied = session.apply_all([*first, *cmds])
         except RuleError:
             self._pop_notices()
             self.refresh_fight()
@@ -489,6 +488,7 @@ class FracasApp(App[None]):
         self._pop_notices()  # the file was found replaced or removed: the fight went on in a copy
         self.refresh_fight()
         self._schedule_gc()
+        events = [e for one in applied[len(first) :] for e in one]
         if announce and events:
             self.tell(summary(events))
         return tuple(events)

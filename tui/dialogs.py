@@ -649,22 +649,15 @@ class Dialog(ModalScreen[None]):
             extra = self.remembered()
             due = rolls_owed(self.fight, cmds) if isinstance(cmds, Command) else ()
             if due:
-                from engine import apply
+                from engine import apply  # a preview only: the dice are asked for before it is sent
 
                 apply(self.fight, cmds)  # a refusal shows here, before the dice are asked for
                 if extra:
                     self.fracas.commit(extra)
             else:
-                batch = [cmds] if isinstance(cmds, Command) else list(cmds)
-                if extra:
-                    from engine import apply
-
-                    state = self.fight
-                    for cmd in extra + batch:  # all or nothing: a refusal leaves even the setting
-                        state, _ = apply(state, cmd)
-                    # the remembered choice first, so one undo takes back the command itself
-                    self.fracas.commit(extra)
-                self.fracas.commit(batch, announce=self.ANNOUNCE)
+                # one batch, all or nothing: a refusal leaves even the remembered setting; that goes
+                # first, so one undo takes back the command itself
+                self.fracas.commit(cmds, announce=self.ANNOUNCE, first=extra)
         except (FormError, RuleError) as exc:
             self.show_error(str(exc))
             return
