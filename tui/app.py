@@ -26,6 +26,7 @@ from engine.commands import Command
 from engine.events import ActionUsed, Event, describe
 from tui import config as cfgmod
 from tui import gc_policy
+from tui.host import FightView
 from tui.text import clean
 
 if TYPE_CHECKING:
@@ -40,14 +41,14 @@ FILE_NOTICE_TIMEOUT = 3600  # a moved fight's notice stays until dismissed (or a
 
 
 def _palette_provider() -> type:
-    from tui.palette import FracasCommands
+    from tui.palette import FracasCommands  # loaded when the palette first opens
 
     return FracasCommands
 
 
 def _save_error() -> type[Exception]:
     """saves.SaveError, imported when a save goes wrong rather than at start-up."""
-    from saves.errors import SaveError
+    from saves.errors import SaveError  # start-up: only when a save goes wrong
 
     return SaveError
 
@@ -82,7 +83,7 @@ class FracasApp(App[None]):
         config_path: Path | None = None,
     ) -> None:
         super().__init__()
-        from tui.actions import default_keys, known_ids
+        from tui.actions import default_keys, known_ids  # the action table: built once the app is made
 
         self.session: Session | None = session
         self._opened_name = session.path.name if session is not None and session.path is not None else ""
@@ -108,17 +109,17 @@ class FracasApp(App[None]):
     # --- start-up -----------------------------------------------------------------------------
     def _first_screen(self) -> Screen:
         if self.show_start or self.session is None:
-            from tui.start import StartScreen
+            from tui.start import StartScreen  # start-up: only the first screen's module is loaded
 
             return StartScreen()
-        from tui.main import MainScreen
+        from tui.main import MainScreen  # start-up: only the first screen's module is loaded
 
         return MainScreen()
 
     def _initial_theme(self) -> None:
         """Register the themes and choose one before any CSS is read: setting `App.theme` once the
         app runs would read and apply every stylesheet a second time (a slower start)."""
-        from tui.theming import load_themes
+        from tui.theming import load_themes  # start-up: read once, before any CSS
 
         themes, self._theme_problems = load_themes()
         for theme in themes:
@@ -401,7 +402,7 @@ class FracasApp(App[None]):
     # --- sessions -----------------------------------------------------------------------------
     def open_session(self, session: Session, owned: bool = True) -> None:
         """Play another fight (from the start screen)."""
-        from tui.main import MainScreen
+        from tui.main import MainScreen  # the start screen came first: the main screen loads now
 
         self.session = session
         self.save_failed = ""
@@ -414,7 +415,7 @@ class FracasApp(App[None]):
         self._schedule_gc()
 
     def action_start_screen(self) -> None:
-        from tui.start import StartScreen
+        from tui.start import StartScreen  # a demo opened first: the start screen loads now
 
         self.switch_screen(StartScreen())
 
@@ -564,11 +565,10 @@ class FracasApp(App[None]):
         return self.session
 
     def refresh_fight(self, force: bool = False) -> None:
-        """Every pane re-renders from the session's state."""
-        from tui.main import MainScreen
-
+        """Every screen that shows the fight re-renders from the session's state (each FightView on
+        the stack, told directly: the app does not import the screens it refreshes)."""
         for screen in self.screen_stack:
-            if isinstance(screen, MainScreen):
+            if isinstance(screen, FightView):
                 screen.refresh_fight(force)
 
 

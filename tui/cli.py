@@ -38,6 +38,8 @@ from typing import Any  # noqa: E402
 
 import msgspec  # noqa: E402
 
+from engine import History, RuleError, command_union, describe, get_ruleset, new_fight  # noqa: E402
+from engine.dice import RNG_LIMIT  # noqa: E402
 from engine.ruleset import ruleset_ids  # noqa: E402
 from engine.text import json_safe, terminal_safe  # noqa: E402
 from engine.version import __version__  # noqa: E402
@@ -230,7 +232,6 @@ def main(argv: list[str] | None = None) -> int:
             pass
         return 1
     except Exception as exc:  # the last line of defence: one line, never a traceback
-        from engine import RuleError
         from saves.errors import SaveError
 
         if isinstance(exc, RuleError | SaveError | OSError):
@@ -510,7 +511,6 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _new(args: argparse.Namespace) -> int:
-    from engine import RuleError, new_fight
     from saves.session import Session
 
     fight = new_fight(args.rules, args.name, int.from_bytes(os.urandom(4)) >> 1)
@@ -546,105 +546,145 @@ MAX_SCRIPT_COMMANDS = 50_000
 MAX_SCRIPT_WORK = 2_000_000
 
 
+class _ScriptStop(Exception):
+    """A script that cannot go on: the line to print (on stderr) and the exit code."""
+
+    def __init__(self, message: str, code: int = 1) -> None:
+        super().__init__(message)
+        self.code = code
+
+
 def run_script(args: argparse.Namespace) -> int:
     """Apply a JSON Lines file of commands; any error names its line and exits non-zero."""
-    from engine import History, RuleError, command_union, describe, new_fight
-    from engine.dice import RNG_LIMIT
-    from saves import script_lines
+    try:
+        data = _read_script(args.file)
+        try:
+            history = History.start(new_fight(args.rules, args.name, args.seed))
+        except RuleError as exc:
+            raise _ScriptStop(str(exc), 2) from None
+        run = _ScriptRun(history, str(args.file))
+        for number, raw in enumerate(data.splitlines(), start=1):
+            run.line(number, raw)
+        if args.save is not None:
+            _save_script(args.save, history)
+    except _ScriptStop as stop:
+        _say(str(stop))
+        return stop.code
+    out = _script_output(args, history.state, run.events)
+    # JSON escapes C0 controls itself; C1, DEL and the bidi controls become \\u escapes here
+    sys.stdout.write(json_safe(msgspec.json.format(msgspec.json.encode(out), indent=2)).decode() + "\n")
+    return 0
 
-    if str(args.file) == "-":
+
+def _read_script(file: Any) -> bytes:
+    if str(file) == "-":
         data = sys.stdin.buffer.read(MAX_SCRIPT_BYTES + 1)
     else:
         try:
-            with open(args.file, "rb") as fh:
+            with open(file, "rb") as fh:
                 data = fh.read(MAX_SCRIPT_BYTES + 1)
         except OSError as exc:
-            _say(f"cannot read {args.file}: {exc.strerror or exc}")
-            return 1
+            raise _ScriptStop(f"cannot read {file}: {exc.strerror or exc}") from None
     if len(data) > MAX_SCRIPT_BYTES:
-        _say(f"{args.file} is larger than {MAX_SCRIPT_BYTES // 2**20} MiB, the most one script may be")
-        return 1
-    try:
-        history = History.start(new_fight(args.rules, args.name, args.seed))
-    except RuleError as exc:
-        _say(str(exc))
-        return 2
-    decoder = msgspec.json.Decoder(command_union())
-    events: list[tuple[int, Any]] = []  # (line, event), or (line, "Undid: ..." text) for undo/redo
-    rolled = 0  # dice the app rolled so far: the random counter's steps (one per die, bar rare redraws)
-    commands = work = 0
-    for number, raw in enumerate(data.splitlines(), start=1):
+        raise _ScriptStop(f"{file} is larger than {MAX_SCRIPT_BYTES // 2**20} MiB, the most one script may be")
+    return data
+
+
+class _ScriptRun:
+    """One script's lines applied in turn to a history, within the work limits."""
+
+    def __init__(self, history: Any, file: str) -> None:
+        self.history = history
+        self.file = file
+        self.decoder = msgspec.json.Decoder(command_union())
+        self.events: list[tuple[int, Any]] = []  # (line, event), or (line, "Undid: ..." text) for undo/redo
+        self.rolled = 0  # dice the app rolled so far: the random counter's steps (one per die, bar rare redraws)
+        self.commands = 0
+        self.work = 0
+
+    def line(self, number: int, raw: bytes) -> None:
         if len(raw) > MAX_LINE_BYTES:
-            _say(f"{args.file}: line {number}: longer than {MAX_LINE_BYTES // 1024} KiB, the most one line may be")
-            return 1
+            raise _ScriptStop(
+                f"{self.file}: line {number}: longer than {MAX_LINE_BYTES // 1024} KiB, the most one line may be"
+            )
         line = raw.strip()
         if not line or line.startswith(b"#") or line.startswith(b"//"):
-            continue
-        commands += 1
-        work += max(1, len(history.state.combatants))
-        if commands > MAX_SCRIPT_COMMANDS or work > MAX_SCRIPT_WORK:
-            _say(
-                f"{args.file}: line {number}: too much for one script: at most {MAX_SCRIPT_COMMANDS:,} commands,"
+            return
+        self.commands += 1
+        self.work += max(1, len(self.history.state.combatants))
+        if self.commands > MAX_SCRIPT_COMMANDS or self.work > MAX_SCRIPT_WORK:
+            raise _ScriptStop(
+                f"{self.file}: line {number}: too much for one script: at most {MAX_SCRIPT_COMMANDS:,} commands,"
                 f" and {MAX_SCRIPT_WORK:,} counting each command once per combatant in the fight"
             )
-            return 1
         try:
             step = _undo_redo(line)
             if step:
-                # as ctrl+z / ctrl+y in the app: the fight steps back (or forward) one command
-                node = history.undo() if step == "undo" else history.redo()
-                if node is None:
-                    raise RuleError("Nothing to undo." if step == "undo" else "Nothing to redo.")
-                verb = "Undid" if step == "undo" else "Redid"
-                what = "; ".join(describe(e) for e in node.events[:2]) or "(no change)"
-                more = len(node.events) - 2
-                events.append((number, f"{verb}: {what}" + (f" (+{more} more)" if more > 0 else "")))
-                continue
-            # the library words (an add `from` a statblock, an attack's `weapon`): resolved against
-            # the fight as it stands (saves/script_lines.py); every other line decodes as it is
-            obj = msgspec.json.decode(line) if (b'"from"' in line or b'"weapon"' in line) else None
-            if obj is not None and script_lines.uses_library(obj):
-                command = script_lines.resolve(obj, history.state)
+                self.step(number, step)
             else:
-                command = decoder.decode(line)
-            before = history.state.rng
-            fight_before = history.state
-            applied = list(history.apply(command))
-            if obj is not None:
-                for extra in script_lines.follow_up(obj, fight_before, applied):
-                    applied += history.apply(extra)
-            for ev in applied:
-                events.append((number, ev))
-            after = history.state.rng
-            if after.seed == before.seed:
-                rolled += (after.counter - before.counter) % RNG_LIMIT
-            if rolled > MAX_SCRIPT_DICE:
-                _say(f"{args.file}: line {number}: more than {MAX_SCRIPT_DICE:,} dice rolled in one script")
-                return 1
+                self.apply(number, line)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-            _say(f"{args.file}: line {number}: not a command: {exc}")
-            return 1
+            raise _ScriptStop(f"{self.file}: line {number}: not a command: {exc}") from None
         except RuleError as exc:
-            _say(f"{args.file}: line {number}: {exc}")
-            return 1
-    state = history.state
-    if args.save is not None:
-        from saves.session import Session
+            raise _ScriptStop(f"{self.file}: line {number}: {exc}") from None
 
-        if args.save.exists():
-            _say(f"{args.save} already exists; not overwriting it")
-            return 1
-        session = Session.create(args.save, history.nodes[0].state)
-        for i in history.path()[1:]:
-            session.apply(history.nodes[i].command)  # type: ignore[arg-type]
-        session.close()
+    def step(self, number: int, step: str) -> None:
+        """As ctrl+z / ctrl+y in the app: the fight steps back (or forward) one command."""
+        node = self.history.undo() if step == "undo" else self.history.redo()
+        if node is None:
+            raise RuleError("Nothing to undo." if step == "undo" else "Nothing to redo.")
+        verb = "Undid" if step == "undo" else "Redid"
+        what = "; ".join(describe(e) for e in node.events[:2]) or "(no change)"
+        more = len(node.events) - 2
+        self.events.append((number, f"{verb}: {what}" + (f" (+{more} more)" if more > 0 else "")))
+
+    def apply(self, number: int, line: bytes) -> None:
+        from saves import script_lines
+
+        history = self.history
+        # the library words (an add `from` a statblock, an attack's `weapon`): resolved against
+        # the fight as it stands (saves/script_lines.py); every other line decodes as it is
+        obj = msgspec.json.decode(line) if (b'"from"' in line or b'"weapon"' in line) else None
+        if obj is not None and script_lines.uses_library(obj):
+            command = script_lines.resolve(obj, history.state)
+        else:
+            command = self.decoder.decode(line)
+        before = history.state.rng
+        fight_before = history.state
+        applied = list(history.apply(command))
+        if obj is not None:
+            for extra in script_lines.follow_up(obj, fight_before, applied):
+                applied += history.apply(extra)
+        for ev in applied:
+            self.events.append((number, ev))
+        after = history.state.rng
+        if after.seed == before.seed:
+            self.rolled += (after.counter - before.counter) % RNG_LIMIT
+        if self.rolled > MAX_SCRIPT_DICE:
+            raise _ScriptStop(f"{self.file}: line {number}: more than {MAX_SCRIPT_DICE:,} dice rolled in one script")
+
+
+def _save_script(path: Path, history: Any) -> None:
+    """The script's fight as a save file, its whole history replayed into it."""
+    from saves.session import Session
+
+    if path.exists():
+        raise _ScriptStop(f"{path} already exists; not overwriting it")
+    session = Session.create(path, history.nodes[0].state)
+    for i in history.path()[1:]:
+        session.apply(history.nodes[i].command)
+    session.close()
+
+
+def _script_output(args: argparse.Namespace, state: Any, events: list[tuple[int, Any]]) -> Any:
+    """What the script prints: the summary (and the log), the events and the state, or the state."""
     if args.summary or args.log:
         if args.log:
             for number, ev in events:
                 print(f"{number:>4}  {terminal_safe(ev if isinstance(ev, str) else describe(ev))}")
-        out: Any = summary(state)
-    elif args.events:
-        out = {
+        return summary(state)
+    if args.events:
+        return {
             "events": [
                 {"line": n, "text": ev, "event": None}
                 if isinstance(ev, str)
@@ -653,18 +693,13 @@ def run_script(args: argparse.Namespace) -> int:
             ],
             "state": msgspec.to_builtins(state),
         }
-    else:
-        out = msgspec.to_builtins(state)
-    # JSON escapes C0 controls itself; C1, DEL and the bidi controls become \\u escapes here
-    sys.stdout.write(json_safe(msgspec.json.format(msgspec.json.encode(out), indent=2)).decode() + "\n")
-    return 0
+    return msgspec.to_builtins(state)
 
 
 def _undo_redo(line: bytes) -> str:
     """"undo" or "redo" for a line that is exactly {"cmd":"undo"} / {"cmd":"redo"}, else ""."""
     if b"undo" not in line and b"redo" not in line:
         return ""
-    from engine import RuleError
 
     try:
         obj = msgspec.json.decode(line)
@@ -690,8 +725,6 @@ def _channel(ch: Any) -> str:
 
 def summary(state: Any) -> dict[str, Any]:
     """A compact, readable view of a fight: what docs/commands.md shows for each worked example."""
-    from engine import get_ruleset
-
     rs = get_ruleset(state.ruleset)
     combatants = {}
     for c in state.combatants:

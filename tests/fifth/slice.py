@@ -1,6 +1,7 @@
 """The app slice of Plain list (tests/fifth/plainlist.py): its tracker row, its sheet's turn line, its
-own action (Shove, key `b`) and the dialog that action opens (tests/fifth/dialogs.py, imported when it
-opens). Registered by tests/fifth/conftest.py with `tui.rulesets.register(PlainListUI())`."""
+own action (Shove, key `S`: `b` is the generic hide key, which registration refuses) and the dialog
+that action opens (tests/fifth/dialogs.py, imported when it opens). Registered by
+tests/fifth/conftest.py with `tui.rulesets.register(PlainListUI())`."""
 
 from __future__ import annotations
 
@@ -26,16 +27,16 @@ class PlainListUI(RulesetUI):
     actions = (
         Action(
             "shove",
-            "b",
+            "S",
             "shove",
             "Shove",
             "Shove someone Prone",
             "The acting combatant spends its action to knock another one Prone (Plain list)",
             after="use",
+            engine=True,  # exactly when PlainList.rules_actions offers it
+            dialog="tests.fifth.dialogs:ShoveDialog",
         ),
     )
-    dialogs = {"shove": "tests.fifth.dialogs:ShoveDialog"}
-    engine_checked = frozenset({"shove"})  # exactly when PlainList.rules_actions offers it
 
     start_hint = "Initiative: each combatant's Initiative stat, highest first (ties in the order added)."
     start_rolls = False

@@ -76,7 +76,7 @@ async def test_play_quit_and_reopen(tmp_path: Path) -> None:
         assert "Plain list turn: A1 R1" in await pane_text(pilot, "sheet")
         await select(pilot, "Ann")
         assert main.check_action("shove", ())
-        await pilot.press("b")
+        await pilot.press("S")
         dlg = app.screen
         assert isinstance(dlg, ShoveDialog) and dlg.choice("target") == cid(s, "Ann")
         await pilot.press("enter")

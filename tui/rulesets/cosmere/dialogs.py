@@ -32,6 +32,7 @@ from tui.dialogs import (
     parse_int,
     picker_order,
     row,
+    send,
     table_rolls,
     words,
 )
@@ -598,3 +599,9 @@ class CosmereGrantDialog(RulesDialog):
         from engine.rules.cosmere.combat import Grant
 
         return Grant(self.subject, self.choice("actions"), self.choice("reactions"), self.value("label").strip())
+
+
+def take_turn(screen: Any, who: str) -> None:
+    """ "Take the turn now" opens nothing: the command goes (asking first for the start-of-turn dice
+    the table rolls)."""
+    send(screen.fracas, C.StartTurn(who))

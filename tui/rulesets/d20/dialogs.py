@@ -708,3 +708,8 @@ class OwedPrompter:
                 return
         if force:
             screen.notify("No rolls are owed.", markup=False)
+
+
+def settle_owed(screen: MainScreen, who: str) -> None:
+    """ "Settle an owed roll" (the palette): ask for the first owed roll now, even one escaped before."""
+    screen.settle_owed()
