@@ -24,6 +24,7 @@ from textual.widget import Widget
 from engine import RuleError
 from engine.commands import Command
 from engine.events import ActionUsed, Event, describe
+from saves.errors import SaveError
 from tui import config as cfgmod
 from tui import gc_policy
 from tui.host import FightView
@@ -47,9 +48,7 @@ def _palette_provider() -> type:
 
 
 def _save_error() -> type[Exception]:
-    """saves.SaveError, imported when a save goes wrong rather than at start-up."""
-    from saves.errors import SaveError  # start-up: only when a save goes wrong
-
+    """The exception a failed save raises (saves.errors.SaveError)."""
     return SaveError
 
 

@@ -43,6 +43,11 @@ from engine.dice import RNG_LIMIT  # noqa: E402
 from engine.ruleset import ruleset_ids  # noqa: E402
 from engine.text import json_safe, terminal_safe  # noqa: E402
 from engine.version import __version__  # noqa: E402
+from saves import default_dir  # noqa: E402
+from saves.demo import has_demo, start_demo  # noqa: E402
+from saves.errors import LockedError, ReadOnlyError, SaveError  # noqa: E402
+from saves.session import Session  # noqa: E402
+from saves.store import find_save  # noqa: E402
 
 READ_ONLY = "--read-only"
 
@@ -210,7 +215,7 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         if only is None or only == name:
             add_args(sub.add_parser(name, help=help_line))
     if only in LIBRARY_COMMANDS:
-        from tui import library_cli
+        from tui import library_cli  # start-up: each subcommand loads only its own modules
 
         library_cli.add_parsers(sub)
     elif only is None:
@@ -232,7 +237,6 @@ def main(argv: list[str] | None = None) -> int:
             pass
         return 1
     except Exception as exc:  # the last line of defence: one line, never a traceback
-        from saves.errors import SaveError
 
         if isinstance(exc, RuleError | SaveError | OSError):
             _say(_error_text(exc))
@@ -268,10 +272,10 @@ def _main(argv: list[str]) -> int:
     if args.command == "serve":
         return _serve(args)
     if args.command in LIBRARY_COMMANDS:
-        from tui import library_cli
+        from tui import library_cli  # start-up: each subcommand loads only its own modules
 
         return library_cli.run(args)
-    from saves import cli as saves_cli
+    from saves import cli as saves_cli  # start-up: each subcommand loads only its own modules
 
     handler = {
         "list": saves_cli.cmd_list, "check": saves_cli.cmd_check, "export": saves_cli.cmd_export,
@@ -285,8 +289,7 @@ def _main(argv: list[str]) -> int:
 
 def _viewable(path: Path) -> str:
     """Why the file cannot be followed ("" = it can): checked before any screen or server starts."""
-    from saves import journal
-    from saves.errors import SaveError
+    from saves import journal  # start-up: each subcommand loads only its own modules
 
     try:
         journal.read_header(path)
@@ -306,7 +309,7 @@ def _view(args: argparse.Namespace) -> int:
         return 1
     if _no_terminal("view"):
         return 1
-    from tui.view import ViewApp
+    from tui.view import ViewApp  # start-up: each subcommand loads only its own modules
 
     app = ViewApp(args.file)
     app.run()
@@ -350,7 +353,7 @@ def _serve(args: argparse.Namespace) -> int:
         _say(f"--max-viewers takes 1 to {MAX_VIEWERS_LIMIT}, not {args.max_viewers}")
         return 2
     try:
-        from tui.serve import CappedServer
+        from tui.serve import CappedServer  # start-up: each subcommand loads only its own modules
     except ImportError:
         _say("fracas serve needs the textual-serve package: pip install textual-serve")
         return 1
@@ -378,7 +381,7 @@ def _serve(args: argparse.Namespace) -> int:
 def _no_terminal(what: str) -> bool:
     """True, after saying so in one line, when the app has no terminal to run in. Textual reads the
     keys from standard input and draws on standard error: with either redirected (`fracas demo
-    </dev/null >log`) it would run blind, or read end-of-file forever with a core busy (issue 22).
+    </dev/null >log`) it would run blind, or read end-of-file forever with a core busy.
     `demo` and `new` ask before they write anything (the demo copy replaced, the new fight's file).
     textual-serve runs each browser's `fracas view` on pipes, with TEXTUAL_DRIVER naming
     its web driver: that needs none either."""
@@ -405,7 +408,7 @@ def _is_terminal(stream: Any) -> bool:
 
 
 def _run_app(session: Any) -> int:
-    from tui.app import make_app
+    from tui.app import make_app  # start-up: `fracas view` and the scripts never load the app
 
     try:
         if session is not None:
@@ -423,9 +426,6 @@ def _run_app(session: Any) -> int:
 def _find(text: str) -> Path | None:
     """The save a command line names (a path, or a name `fracas list` prints); None after saying
     why not (an unknown or ambiguous name, with the close matches)."""
-    from saves.errors import SaveError
-    from saves.store import find_save
-
     try:
         return find_save(text)
     except SaveError as exc:
@@ -441,9 +441,6 @@ def _open_named(text: str, readonly: bool = False) -> int:
 def _open_file(path: Path, readonly: bool = False) -> int:
     """Open a saved fight in the app. A file that cannot be opened for writing (another Fracas has it,
     no permission, a read-only disk or folder) opens read-only with a one-line notice, not an exit."""
-    from saves.errors import SaveError
-    from saves.session import Session
-
     try:
         if readonly:
             session = Session.open(path, readonly=True)
@@ -457,7 +454,7 @@ def _open_file(path: Path, readonly: bool = False) -> int:
 
 def _playable(rid: str) -> None:
     """Refuse, in one line (UnknownRuleset is a RuleError), a ruleset the app has no slice for."""
-    from tui.rulesets import get_ui
+    from tui.rulesets import get_ui  # start-up: the slices load with the app, not for `fracas view`
 
     get_ui(rid)
 
@@ -467,7 +464,6 @@ def _open_writable_or_readonly(session_cls: Any, path: Path) -> Any:
     if opener is not None:
         # the saves layer falls back by itself and says why in session.notices (the app shows them)
         return opener(path)
-    from saves.errors import LockedError, ReadOnlyError
 
     try:
         return session_cls.open(path)
@@ -479,7 +475,6 @@ def _open_writable_or_readonly(session_cls: Any, path: Path) -> Any:
 def _fresh_path(directory: Path | None, stem: str) -> Path:
     import datetime as dt
 
-    from saves import default_dir
 
     folder = directory or default_dir()
     folder.mkdir(parents=True, exist_ok=True)
@@ -493,10 +488,8 @@ def _fresh_path(directory: Path | None, stem: str) -> Path:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from saves.demo import has_demo, start_demo
-
     if args.rules is None:
-        from tui.rulesets import DEFAULT
+        from tui.rulesets import DEFAULT  # start-up: the slices load with the app, not for `fracas view`
 
         args.rules = DEFAULT
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4)) >> 1
@@ -511,13 +504,11 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _new(args: argparse.Namespace) -> int:
-    from saves.session import Session
-
     fight = new_fight(args.rules, args.name, int.from_bytes(os.urandom(4)) >> 1)
     _playable(fight.ruleset)  # the engine knows it: the app must too, before a file is made
     members: list[Any] = []
     if args.party:
-        from saves import library as S
+        from saves import library as S  # the library and roster: a tenth of a second, when asked
 
         members = list(S.read_party(fight.ruleset))  # a roster that cannot be read: one line, no file
         if not members:
@@ -526,7 +517,7 @@ def _new(args: argparse.Namespace) -> int:
         return 1
     session = Session.create(_fresh_path(args.dir, args.name), fight)
     if members:
-        from tui.party import party_commands
+        from tui.party import party_commands  # only when a party joins
 
         for cmd in party_commands(session.state, members):
             session.apply(cmd)
@@ -535,8 +526,9 @@ def _new(args: argparse.Namespace) -> int:
 
 # --- the script runner ------------------------------------------------------------------------
 
-# Work limits for one script run (issue 11): a real three-hour session is a few thousand lines and a
-# few thousand dice, and the slowest script these allow runs in seconds with bounded memory.
+# Work limits for one script run, so a runaway file cannot hang or exhaust the machine: a real
+# three-hour session is a few thousand lines and a few thousand dice, and the slowest script these
+# allow runs in seconds with bounded memory.
 MAX_SCRIPT_BYTES = 4 * 1024 * 1024
 MAX_LINE_BYTES = 64 * 1024  # a 2,000-character note, every character \u-escaped, is 24 KiB
 MAX_SCRIPT_DICE = 200_000  # dice the app rolls in one run (entered dice are bounded by the line length)
@@ -639,7 +631,7 @@ class _ScriptRun:
         self.events.append((number, f"{verb}: {what}" + (f" (+{more} more)" if more > 0 else "")))
 
     def apply(self, number: int, line: bytes) -> None:
-        from saves import script_lines
+        from saves import script_lines  # the script runner's library words
 
         history = self.history
         # the library words (an add `from` a statblock, an attack's `weapon`): resolved against
@@ -666,8 +658,6 @@ class _ScriptRun:
 
 def _save_script(path: Path, history: Any) -> None:
     """The script's fight as a save file, its whole history replayed into it."""
-    from saves.session import Session
-
     if path.exists():
         raise _ScriptStop(f"{path} already exists; not overwriting it")
     session = Session.create(path, history.nodes[0].state)

@@ -15,6 +15,10 @@ from pathlib import Path
 
 import msgspec
 
+from saves.errors import SaveError
+from saves.files import read_regular
+from tui.rows import OVERLAPS, RESERVED_KEYS
+
 FILE_NAME = "config.toml"
 MAX_BYTES = 256 * 1024
 
@@ -51,9 +55,6 @@ def _read(path: Path) -> bytes | None:
     """The file's bytes, or None when there is no file: saves.files.read_regular (only a regular
     file, never more than MAX_BYTES of it: a FIFO or a link to /dev/zero neither blocks nor fills
     memory)."""
-    from saves.errors import SaveError
-    from saves.files import read_regular
-
     try:
         return read_regular(path, MAX_BYTES)
     except SaveError as exc:
@@ -170,8 +171,6 @@ def key_name(key: str) -> str | None:
 def _key_names(cfg: Config) -> dict[str, list[str]]:
     """Each remapped binding's keys as Textual names them; one that is no key, or is one of
     Textual's own, is refused (a line in cfg.problems, and it keeps its own keys)."""
-    from tui.rows import RESERVED_KEYS  # the action rows: loaded with the main screen anyway
-
     where = f"{cfg.path}"
     wanted: dict[str, list[str]] = {}
     for bid, value in list(cfg.keys.items()):
@@ -199,8 +198,6 @@ def _check_keys(cfg: Config, defaults: dict[str, tuple[str, str]]) -> None:
     """Refuse (with one line each, naming the key and both bindings) a remapped binding whose key is
     no key, or is taken by another binding that can be reached in the same place (a reserved key of
     Textual's, ctrl+q, ctrl+p, another remapped binding). A refused binding keeps its own keys."""
-    from tui.rows import OVERLAPS  # the action rows: loaded with the main screen anyway
-
     where = f"{cfg.path}"
     wanted = _key_names(cfg)
 

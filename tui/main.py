@@ -23,6 +23,8 @@ from engine import commands as C
 from engine.mechanics import KeptUp, kept_up_ended
 from engine.ruleset import Ruleset
 from engine.state import Combatant, Fight
+from saves import default_dir
+from saves.errors import SaveError
 from tui.actions import ACTIONS, FOOTER_ORDER, bindings
 from tui.panes import conditions_text, header_text, log_line, sheet
 from tui.rows import GENERIC, Now
@@ -542,7 +544,6 @@ class MainScreen(Screen[None]):
 
     def _party_changed(self) -> bool:
         from saves import library as S  # the library and the roster: read when a fight ends
-        from saves.errors import SaveError
 
         f = self.fight
         try:
@@ -559,8 +560,7 @@ class MainScreen(Screen[None]):
     def _export(self, kind: str) -> None:
         """Write an export next to the save file (or in the saves folder): a long fight's history
         takes a moment to render, so it is done off the screen's thread."""
-        from saves import default_dir  # the exporters load on the first export
-        from saves.export import export_json, export_markdown
+        from saves.export import export_json, export_markdown  # the exporters load on the first export
 
         session = self.fracas.session
         if session is None:

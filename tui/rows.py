@@ -264,7 +264,7 @@ GENERIC: tuple[Action, ...] = (
         "Add",
         "Add combatants",
         "Add one or several combatants with the ruleset's stats",
-        dialog=f"{D}:AddDialog",
+        dialog=f"{D}.combatants:AddDialog",
     ),
     Action(
         "edit",
@@ -275,7 +275,7 @@ GENERIC: tuple[Action, ...] = (
         "Change the selected combatant's name, side, stats, flags or note",
         show=False,
         selection=True,
-        dialog=f"{D}:EditDialog",
+        dialog=f"{D}.combatants:EditDialog",
     ),
     Action(
         "roll",
@@ -492,7 +492,7 @@ OTHER_KEYS: dict[str, tuple[str, str]] = {
     "tick": ("tick", "space"),
     "catalog_down": ("dialog", "down"),
     "catalog_up": ("dialog", "up"),
-    # the add dialog's library list (tui/dialogs.py AddDialog): another dialog than the catalog's
+    # the add dialog's library list (tui/dialogs/combatants.py AddDialog): another dialog than the catalog's
     "library_down": ("dialog", "down"),
     "library_up": ("dialog", "up"),
     "library_health": ("dialog", "ctrl+r"),
