@@ -5,7 +5,7 @@ Events carry names as they were at the time, so the log reads right even after a
 writes its own line.
 """
 
-from typing import Union
+from typing import ClassVar, Union
 
 import msgspec
 
@@ -13,6 +13,12 @@ from engine.dice import DiceRoll
 
 
 class Event(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag_field="event"):
+    # whether the players' view always shows the event's line (a ruleset's own events are attack
+    # rolls and tests, shown only when the GM makes rolls public, unless they say so here)
+    public: ClassVar[bool] = False
+    # how the app's log colours its line ("bad", "good", ...; "" plain): a ruleset's event says so
+    log_role: ClassVar[str] = ""
+
     def describe(self) -> str:
         """One line of plain text for the log. Each built-in event writes its own; a ruleset's event
         writes its line in `text()` (the name the rulesets use), and one with neither shows its class."""

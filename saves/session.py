@@ -11,6 +11,7 @@ import contextlib
 import datetime as dt
 import os
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from types import TracebackType
 
@@ -177,9 +178,29 @@ class Session:
     def apply(self, command: Command) -> tuple[Event, ...]:
         """Apply a command; returns once it is on disk. RuleError (nothing changed, nothing written)
         for a broken rule; SaveError (nothing changed) when it cannot be written."""
+        return self.apply_all((command,))[0]
+
+    def apply_all(self, commands: Iterable[Command]) -> tuple[tuple[Event, ...], ...]:
+        """Apply a batch of commands all or nothing: the engine runs each in turn on the state the
+        one before left, and only when every one is allowed are they recorded, one undo step (and
+        one journal record) each. RuleError: none was recorded. Each command's events, in order.
+
+        This is the one transaction boundary: dialogs and the app hand their batch here and catch
+        the refusal, rather than each dry-running the engine first."""
         self._writable()
-        before = self.history.state
-        state, events = engine_apply(before, command)
+        state = self.history.state
+        steps: list[tuple[Fight, Fight, Command, tuple[Event, ...]]] = []
+        for command in commands:
+            after, events = engine_apply(state, command)
+            steps.append((state, after, command, events))
+            state = after
+        for before, after, command, events in steps:
+            self._record(before, after, command, events)
+        return tuple(events for _, _, _, events in steps)
+
+    def _record(self, before: Fight, state: Fight, command: Command, events: tuple[Event, ...]) -> None:
+        """Write one applied command to the journal (when file-backed) and push it on the history;
+        SaveError (this one not recorded) when it cannot be written."""
         if self._fd is not None:
             c = self._codec or fmt.codec()
             if not c.knows(command, events):
@@ -204,7 +225,6 @@ class Session:
         self.history.push(state, command, events)
         self._depth += 1
         self._facts()
-        return events
 
     def undo(self) -> Node | None:
         """Step back (durably); the node undone, or None at the start of the fight."""

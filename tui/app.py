@@ -25,8 +25,10 @@ from textual.widget import Widget
 from engine import RuleError
 from engine.commands import Command
 from engine.events import ActionUsed, Event, describe
+from saves.errors import SaveError
 from tui import config as cfgmod
 from tui import gc_policy
+from tui.host import FightView
 from tui.text import clean
 
 if TYPE_CHECKING:
@@ -41,15 +43,13 @@ FILE_NOTICE_TIMEOUT = 3600  # a moved fight's notice stays until dismissed (or a
 
 
 def _palette_provider() -> type:
-    from tui.palette import FracasCommands
+    from tui.palette import FracasCommands  # loaded when the palette first opens
 
     return FracasCommands
 
 
 def _save_error() -> type[Exception]:
-    """saves.SaveError, imported when a save goes wrong rather than at start-up."""
-    from saves.errors import SaveError
-
+    """The exception a failed save raises (saves.errors.SaveError)."""
     return SaveError
 
 
@@ -83,7 +83,7 @@ class FracasApp(App[None]):
         config_path: Path | None = None,
     ) -> None:
         super().__init__()
-        from tui.actions import default_keys, known_ids
+        from tui.actions import default_keys, known_ids  # the action table: built once the app is made
 
         self.session: Session | None = session
         self._opened_name = session.path.name if session is not None and session.path is not None else ""
@@ -110,17 +110,17 @@ class FracasApp(App[None]):
     # --- start-up -----------------------------------------------------------------------------
     def _first_screen(self) -> Screen:
         if self.show_start or self.session is None:
-            from tui.start import StartScreen
+            from tui.start import StartScreen  # start-up: only the first screen's module is loaded
 
             return StartScreen()
-        from tui.main import MainScreen
+        from tui.main import MainScreen  # start-up: only the first screen's module is loaded
 
         return MainScreen()
 
     def _initial_theme(self) -> None:
         """Register the themes and choose one before any CSS is read: setting `App.theme` once the
         app runs would read and apply every stylesheet a second time (a slower start)."""
-        from tui.theming import load_themes
+        from tui.theming import load_themes  # start-up: read once, before any CSS
 
         themes, self._theme_problems = load_themes()
         for theme in themes:
@@ -419,7 +419,7 @@ class FracasApp(App[None]):
     # --- sessions -----------------------------------------------------------------------------
     def open_session(self, session: Session, owned: bool = True) -> None:
         """Play another fight (from the start screen)."""
-        from tui.main import MainScreen
+        from tui.main import MainScreen  # the start screen came first: the main screen loads now
 
         self.session = session
         self.save_failed = ""
@@ -432,7 +432,7 @@ class FracasApp(App[None]):
         self._schedule_gc()
 
     def action_start_screen(self) -> None:
-        from tui.start import StartScreen
+        from tui.start import StartScreen  # a demo opened first: the start screen loads now
 
         self.switch_screen(StartScreen())
 
@@ -471,24 +471,23 @@ class FracasApp(App[None]):
         self.close_owned()
 
     # --- changing the fight -------------------------------------------------------------------
-    def commit(self, commands: Command | Iterable[Command], *, announce: bool = False) -> tuple[Event, ...]:
-        """Apply commands (all or none); RuleError propagates for the caller to show.
+    def commit(
+        self,
+        commands: Command | Iterable[Command],
+        *,
+        announce: bool = False,
+        first: Sequence[Command] = (),
+    ) -> tuple[Event, ...]:
+        """Apply commands all or none (Session.apply_all); RuleError propagates for the caller to show.
+        `first`: commands of the same batch that go before and are not announced (the settings a
+        dialog remembers, placed first so one undo takes back the command itself).
 
         A failure to save is reported here and also propagates, so a dialog stays open.
         """
         session = self._require_session()
         cmds = [commands] if isinstance(commands, Command) else list(commands)
-        if len(cmds) > 1:
-            # a dry run on the pure engine first, so a batch never half-applies
-            from engine import apply
-
-            state = session.state
-            for cmd in cmds:
-                state, _ = apply(state, cmd)
-        events: list[Event] = []
         try:
-            for cmd in cmds:
-                events.extend(session.apply(cmd))
+            applied = session.apply_all([*first, *cmds])
         except RuleError:
             self._pop_notices()
             self.refresh_fight()
@@ -507,6 +506,7 @@ class FracasApp(App[None]):
         self._pop_notices()  # the file was found replaced or removed: the fight went on in a copy
         self.refresh_fight()
         self._schedule_gc()
+        events = [e for one in applied[len(first) :] for e in one]
         if announce and events:
             self.tell(summary(events))
         return tuple(events)
@@ -582,11 +582,10 @@ class FracasApp(App[None]):
         return self.session
 
     def refresh_fight(self, force: bool = False) -> None:
-        """Every pane re-renders from the session's state."""
-        from tui.main import MainScreen
-
+        """Every screen that shows the fight re-renders from the session's state (each FightView on
+        the stack, told directly: the app does not import the screens it refreshes)."""
         for screen in self.screen_stack:
-            if isinstance(screen, MainScreen):
+            if isinstance(screen, FightView):
                 screen.refresh_fight(force)
 
 

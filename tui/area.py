@@ -1,4 +1,4 @@
-"""The dialog that damages or heals several combatants with one roll (issue 14, item 7): key `D`,
+"""The dialog that damages or heals several combatants with one roll (an area spell, a channel): key `D`,
 palette "Damage or heal several".
 
 One command (engine.area.AreaEffect), so one undo step takes back the roll and every target's share.

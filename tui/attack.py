@@ -21,6 +21,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Checkbox, Input, Static
 
+import engine.library as L
 from engine import RuleError
 from engine.history import History
 from engine.state import Fight
@@ -145,20 +146,14 @@ class AttackBase(Dialog):
     # --- the attacker's statblock attacks -------------------------------------------------------------
     def statblock(self, who: str) -> L.Statblock | None:
         """The library statblock the combatant was added from (None: typed by hand)."""
-        import engine.library as L
-
         c = self.fight.find(who) if who else None
         return L.statblock_of(self.fight.ruleset, c) if c is not None else None
 
     def weapons(self, who: str) -> tuple[Any, ...]:
-        import engine.library as L
-
         sb = self.statblock(who)
         return L.attacks(sb) if sb is not None else ()
 
     def _weapon_options(self, who: str) -> list[tuple[str | Text, Any]]:
-        import engine.library as L
-
         sb = self.statblock(who)
         if sb is None:
             return [("other (type it)", OTHER)]
@@ -169,8 +164,6 @@ class AttackBase(Dialog):
         """The attacker's first statblock attack; when it has attacked before in this fight, the one
         its last attack was (its fields as recalled), or "other" if that one was typed by hand or
         changed: the GM's last choice wins over the statblock."""
-        import engine.library as L
-
         sb = self.statblock(who)
         options = L.attacks(sb) if sb is not None else ()
         if sb is None or not options:
@@ -260,8 +253,6 @@ class AttackBase(Dialog):
 
     def _pick_weapon(self) -> None:
         """Fill every field of the chosen attack; "other" leaves the fields to the GM."""
-        import engine.library as L
-
         self.picked = {}
         pick = self.query("#weapon_pick")
         sb = self.statblock(self.attacker)

@@ -38,9 +38,16 @@ from typing import Any  # noqa: E402
 
 import msgspec  # noqa: E402
 
+from engine import History, RuleError, command_union, describe, get_ruleset, new_fight  # noqa: E402
+from engine.dice import RNG_LIMIT  # noqa: E402
 from engine.ruleset import ruleset_ids  # noqa: E402
 from engine.text import json_safe, terminal_safe  # noqa: E402
 from engine.version import __version__  # noqa: E402
+from saves import default_dir  # noqa: E402
+from saves.demo import has_demo, start_demo  # noqa: E402
+from saves.errors import LockedError, ReadOnlyError, SaveError  # noqa: E402
+from saves.session import Session  # noqa: E402
+from saves.store import find_save  # noqa: E402
 
 READ_ONLY = "--read-only"
 
@@ -208,7 +215,7 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         if only is None or only == name:
             add_args(sub.add_parser(name, help=help_line))
     if only in LIBRARY_COMMANDS:
-        from tui import library_cli
+        from tui import library_cli  # start-up: each subcommand loads only its own modules
 
         library_cli.add_parsers(sub)
     elif only is None:
@@ -230,8 +237,6 @@ def main(argv: list[str] | None = None) -> int:
             pass
         return 1
     except Exception as exc:  # the last line of defence: one line, never a traceback
-        from engine import RuleError
-        from saves.errors import SaveError
 
         if isinstance(exc, RuleError | SaveError | OSError):
             _say(_error_text(exc))
@@ -267,10 +272,10 @@ def _main(argv: list[str]) -> int:
     if args.command == "serve":
         return _serve(args)
     if args.command in LIBRARY_COMMANDS:
-        from tui import library_cli
+        from tui import library_cli  # start-up: each subcommand loads only its own modules
 
         return library_cli.run(args)
-    from saves import cli as saves_cli
+    from saves import cli as saves_cli  # start-up: each subcommand loads only its own modules
 
     handler = {
         "list": saves_cli.cmd_list, "check": saves_cli.cmd_check, "export": saves_cli.cmd_export,
@@ -284,8 +289,7 @@ def _main(argv: list[str]) -> int:
 
 def _viewable(path: Path) -> str:
     """Why the file cannot be followed ("" = it can): checked before any screen or server starts."""
-    from saves import journal
-    from saves.errors import SaveError
+    from saves import journal  # start-up: each subcommand loads only its own modules
 
     try:
         journal.read_header(path)
@@ -305,7 +309,7 @@ def _view(args: argparse.Namespace) -> int:
         return 1
     if _no_terminal("view"):
         return 1
-    from tui.view import ViewApp
+    from tui.view import ViewApp  # start-up: each subcommand loads only its own modules
 
     app = ViewApp(args.file)
     app.run()
@@ -349,7 +353,7 @@ def _serve(args: argparse.Namespace) -> int:
         _say(f"--max-viewers takes 1 to {MAX_VIEWERS_LIMIT}, not {args.max_viewers}")
         return 2
     try:
-        from tui.serve import CappedServer
+        from tui.serve import CappedServer  # start-up: each subcommand loads only its own modules
     except ImportError:
         _say("fracas serve needs the textual-serve package: pip install textual-serve")
         return 1
@@ -377,7 +381,7 @@ def _serve(args: argparse.Namespace) -> int:
 def _no_terminal(what: str) -> bool:
     """True, after saying so in one line, when the app has no terminal to run in. Textual reads the
     keys from standard input and draws on standard error: with either redirected (`fracas demo
-    </dev/null >log`) it would run blind, or read end-of-file forever with a core busy (issue 22).
+    </dev/null >log`) it would run blind, or read end-of-file forever with a core busy.
     `demo` and `new` ask before they write anything (the demo copy replaced, the new fight's file).
     textual-serve runs each browser's `fracas view` on pipes, with TEXTUAL_DRIVER naming
     its web driver: that needs none either."""
@@ -404,7 +408,7 @@ def _is_terminal(stream: Any) -> bool:
 
 
 def _run_app(session: Any) -> int:
-    from tui.app import make_app
+    from tui.app import make_app  # start-up: `fracas view` and the scripts never load the app
 
     try:
         if session is not None:
@@ -422,9 +426,6 @@ def _run_app(session: Any) -> int:
 def _find(text: str) -> Path | None:
     """The save a command line names (a path, or a name `fracas list` prints); None after saying
     why not (an unknown or ambiguous name, with the close matches)."""
-    from saves.errors import SaveError
-    from saves.store import find_save
-
     try:
         return find_save(text)
     except SaveError as exc:
@@ -440,9 +441,6 @@ def _open_named(text: str, readonly: bool = False) -> int:
 def _open_file(path: Path, readonly: bool = False) -> int:
     """Open a saved fight in the app. A file that cannot be opened for writing (another Fracas has it,
     no permission, a read-only disk or folder) opens read-only with a one-line notice, not an exit."""
-    from saves.errors import SaveError
-    from saves.session import Session
-
     try:
         if readonly:
             session = Session.open(path, readonly=True)
@@ -456,7 +454,7 @@ def _open_file(path: Path, readonly: bool = False) -> int:
 
 def _playable(rid: str) -> None:
     """Refuse, in one line (UnknownRuleset is a RuleError), a ruleset the app has no slice for."""
-    from tui.rulesets import get_ui
+    from tui.rulesets import get_ui  # start-up: the slices load with the app, not for `fracas view`
 
     get_ui(rid)
 
@@ -466,7 +464,6 @@ def _open_writable_or_readonly(session_cls: Any, path: Path) -> Any:
     if opener is not None:
         # the saves layer falls back by itself and says why in session.notices (the app shows them)
         return opener(path)
-    from saves.errors import LockedError, ReadOnlyError
 
     try:
         return session_cls.open(path)
@@ -478,7 +475,6 @@ def _open_writable_or_readonly(session_cls: Any, path: Path) -> Any:
 def _fresh_path(directory: Path | None, stem: str) -> Path:
     import datetime as dt
 
-    from saves import default_dir
 
     folder = directory or default_dir()
     folder.mkdir(parents=True, exist_ok=True)
@@ -492,10 +488,8 @@ def _fresh_path(directory: Path | None, stem: str) -> Path:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from saves.demo import has_demo, start_demo
-
     if args.rules is None:
-        from tui.rulesets import DEFAULT
+        from tui.rulesets import DEFAULT  # start-up: the slices load with the app, not for `fracas view`
 
         args.rules = DEFAULT
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4)) >> 1
@@ -510,14 +504,11 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _new(args: argparse.Namespace) -> int:
-    from engine import RuleError, new_fight
-    from saves.session import Session
-
     fight = new_fight(args.rules, args.name, int.from_bytes(os.urandom(4)) >> 1)
     _playable(fight.ruleset)  # the engine knows it: the app must too, before a file is made
     members: list[Any] = []
     if args.party:
-        from saves import library as S
+        from saves import library as S  # the library and roster: a tenth of a second, when asked
 
         members = list(S.read_party(fight.ruleset))  # a roster that cannot be read: one line, no file
         if not members:
@@ -526,7 +517,7 @@ def _new(args: argparse.Namespace) -> int:
         return 1
     session = Session.create(_fresh_path(args.dir, args.name), fight)
     if members:
-        from tui.party import party_commands
+        from tui.party import party_commands  # only when a party joins
 
         for cmd in party_commands(session.state, members):
             session.apply(cmd)
@@ -535,8 +526,9 @@ def _new(args: argparse.Namespace) -> int:
 
 # --- the script runner ------------------------------------------------------------------------
 
-# Work limits for one script run (issue 11): a real three-hour session is a few thousand lines and a
-# few thousand dice, and the slowest script these allow runs in seconds with bounded memory.
+# Work limits for one script run, so a runaway file cannot hang or exhaust the machine: a real
+# three-hour session is a few thousand lines and a few thousand dice, and the slowest script these
+# allow runs in seconds with bounded memory.
 MAX_SCRIPT_BYTES = 4 * 1024 * 1024
 MAX_LINE_BYTES = 64 * 1024  # a 2,000-character note, every character \u-escaped, is 24 KiB
 MAX_SCRIPT_DICE = 200_000  # dice the app rolls in one run (entered dice are bounded by the line length)
@@ -546,105 +538,143 @@ MAX_SCRIPT_COMMANDS = 50_000
 MAX_SCRIPT_WORK = 2_000_000
 
 
+class _ScriptStop(Exception):
+    """A script that cannot go on: the line to print (on stderr) and the exit code."""
+
+    def __init__(self, message: str, code: int = 1) -> None:
+        super().__init__(message)
+        self.code = code
+
+
 def run_script(args: argparse.Namespace) -> int:
     """Apply a JSON Lines file of commands; any error names its line and exits non-zero."""
-    from engine import History, RuleError, command_union, describe, new_fight
-    from engine.dice import RNG_LIMIT
-    from saves import script_lines
+    try:
+        data = _read_script(args.file)
+        try:
+            history = History.start(new_fight(args.rules, args.name, args.seed))
+        except RuleError as exc:
+            raise _ScriptStop(str(exc), 2) from None
+        run = _ScriptRun(history, str(args.file))
+        for number, raw in enumerate(data.splitlines(), start=1):
+            run.line(number, raw)
+        if args.save is not None:
+            _save_script(args.save, history)
+    except _ScriptStop as stop:
+        _say(str(stop))
+        return stop.code
+    out = _script_output(args, history.state, run.events)
+    # JSON escapes C0 controls itself; C1, DEL and the bidi controls become \\u escapes here
+    sys.stdout.write(json_safe(msgspec.json.format(msgspec.json.encode(out), indent=2)).decode() + "\n")
+    return 0
 
-    if str(args.file) == "-":
+
+def _read_script(file: Any) -> bytes:
+    if str(file) == "-":
         data = sys.stdin.buffer.read(MAX_SCRIPT_BYTES + 1)
     else:
         try:
-            with open(args.file, "rb") as fh:
+            with open(file, "rb") as fh:
                 data = fh.read(MAX_SCRIPT_BYTES + 1)
         except OSError as exc:
-            _say(f"cannot read {args.file}: {exc.strerror or exc}")
-            return 1
+            raise _ScriptStop(f"cannot read {file}: {exc.strerror or exc}") from None
     if len(data) > MAX_SCRIPT_BYTES:
-        _say(f"{args.file} is larger than {MAX_SCRIPT_BYTES // 2**20} MiB, the most one script may be")
-        return 1
-    try:
-        history = History.start(new_fight(args.rules, args.name, args.seed))
-    except RuleError as exc:
-        _say(str(exc))
-        return 2
-    decoder = msgspec.json.Decoder(command_union())
-    events: list[tuple[int, Any]] = []  # (line, event), or (line, "Undid: ..." text) for undo/redo
-    rolled = 0  # dice the app rolled so far: the random counter's steps (one per die, bar rare redraws)
-    commands = work = 0
-    for number, raw in enumerate(data.splitlines(), start=1):
+        raise _ScriptStop(f"{file} is larger than {MAX_SCRIPT_BYTES // 2**20} MiB, the most one script may be")
+    return data
+
+
+class _ScriptRun:
+    """One script's lines applied in turn to a history, within the work limits."""
+
+    def __init__(self, history: Any, file: str) -> None:
+        self.history = history
+        self.file = file
+        self.decoder = msgspec.json.Decoder(command_union())
+        self.events: list[tuple[int, Any]] = []  # (line, event), or (line, "Undid: ..." text) for undo/redo
+        self.rolled = 0  # dice the app rolled so far: the random counter's steps (one per die, bar rare redraws)
+        self.commands = 0
+        self.work = 0
+
+    def line(self, number: int, raw: bytes) -> None:
         if len(raw) > MAX_LINE_BYTES:
-            _say(f"{args.file}: line {number}: longer than {MAX_LINE_BYTES // 1024} KiB, the most one line may be")
-            return 1
+            raise _ScriptStop(
+                f"{self.file}: line {number}: longer than {MAX_LINE_BYTES // 1024} KiB, the most one line may be"
+            )
         line = raw.strip()
         if not line or line.startswith(b"#") or line.startswith(b"//"):
-            continue
-        commands += 1
-        work += max(1, len(history.state.combatants))
-        if commands > MAX_SCRIPT_COMMANDS or work > MAX_SCRIPT_WORK:
-            _say(
-                f"{args.file}: line {number}: too much for one script: at most {MAX_SCRIPT_COMMANDS:,} commands,"
+            return
+        self.commands += 1
+        self.work += max(1, len(self.history.state.combatants))
+        if self.commands > MAX_SCRIPT_COMMANDS or self.work > MAX_SCRIPT_WORK:
+            raise _ScriptStop(
+                f"{self.file}: line {number}: too much for one script: at most {MAX_SCRIPT_COMMANDS:,} commands,"
                 f" and {MAX_SCRIPT_WORK:,} counting each command once per combatant in the fight"
             )
-            return 1
         try:
             step = _undo_redo(line)
             if step:
-                # as ctrl+z / ctrl+y in the app: the fight steps back (or forward) one command
-                node = history.undo() if step == "undo" else history.redo()
-                if node is None:
-                    raise RuleError("Nothing to undo." if step == "undo" else "Nothing to redo.")
-                verb = "Undid" if step == "undo" else "Redid"
-                what = "; ".join(describe(e) for e in node.events[:2]) or "(no change)"
-                more = len(node.events) - 2
-                events.append((number, f"{verb}: {what}" + (f" (+{more} more)" if more > 0 else "")))
-                continue
-            # the library words (an add `from` a statblock, an attack's `weapon`): resolved against
-            # the fight as it stands (saves/script_lines.py); every other line decodes as it is
-            obj = msgspec.json.decode(line) if (b'"from"' in line or b'"weapon"' in line) else None
-            if obj is not None and script_lines.uses_library(obj):
-                command = script_lines.resolve(obj, history.state)
+                self.step(number, step)
             else:
-                command = decoder.decode(line)
-            before = history.state.rng
-            fight_before = history.state
-            applied = list(history.apply(command))
-            if obj is not None:
-                for extra in script_lines.follow_up(obj, fight_before, applied):
-                    applied += history.apply(extra)
-            for ev in applied:
-                events.append((number, ev))
-            after = history.state.rng
-            if after.seed == before.seed:
-                rolled += (after.counter - before.counter) % RNG_LIMIT
-            if rolled > MAX_SCRIPT_DICE:
-                _say(f"{args.file}: line {number}: more than {MAX_SCRIPT_DICE:,} dice rolled in one script")
-                return 1
+                self.apply(number, line)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-            _say(f"{args.file}: line {number}: not a command: {exc}")
-            return 1
+            raise _ScriptStop(f"{self.file}: line {number}: not a command: {exc}") from None
         except RuleError as exc:
-            _say(f"{args.file}: line {number}: {exc}")
-            return 1
-    state = history.state
-    if args.save is not None:
-        from saves.session import Session
+            raise _ScriptStop(f"{self.file}: line {number}: {exc}") from None
 
-        if args.save.exists():
-            _say(f"{args.save} already exists; not overwriting it")
-            return 1
-        session = Session.create(args.save, history.nodes[0].state)
-        for i in history.path()[1:]:
-            session.apply(history.nodes[i].command)  # type: ignore[arg-type]
-        session.close()
+    def step(self, number: int, step: str) -> None:
+        """As ctrl+z / ctrl+y in the app: the fight steps back (or forward) one command."""
+        node = self.history.undo() if step == "undo" else self.history.redo()
+        if node is None:
+            raise RuleError("Nothing to undo." if step == "undo" else "Nothing to redo.")
+        verb = "Undid" if step == "undo" else "Redid"
+        what = "; ".join(describe(e) for e in node.events[:2]) or "(no change)"
+        more = len(node.events) - 2
+        self.events.append((number, f"{verb}: {what}" + (f" (+{more} more)" if more > 0 else "")))
+
+    def apply(self, number: int, line: bytes) -> None:
+        from saves import script_lines  # the script runner's library words
+
+        history = self.history
+        # the library words (an add `from` a statblock, an attack's `weapon`): resolved against
+        # the fight as it stands (saves/script_lines.py); every other line decodes as it is
+        obj = msgspec.json.decode(line) if (b'"from"' in line or b'"weapon"' in line) else None
+        if obj is not None and script_lines.uses_library(obj):
+            command = script_lines.resolve(obj, history.state)
+        else:
+            command = self.decoder.decode(line)
+        before = history.state.rng
+        fight_before = history.state
+        applied = list(history.apply(command))
+        if obj is not None:
+            for extra in script_lines.follow_up(obj, fight_before, applied):
+                applied += history.apply(extra)
+        for ev in applied:
+            self.events.append((number, ev))
+        after = history.state.rng
+        if after.seed == before.seed:
+            self.rolled += (after.counter - before.counter) % RNG_LIMIT
+        if self.rolled > MAX_SCRIPT_DICE:
+            raise _ScriptStop(f"{self.file}: line {number}: more than {MAX_SCRIPT_DICE:,} dice rolled in one script")
+
+
+def _save_script(path: Path, history: Any) -> None:
+    """The script's fight as a save file, its whole history replayed into it."""
+    if path.exists():
+        raise _ScriptStop(f"{path} already exists; not overwriting it")
+    session = Session.create(path, history.nodes[0].state)
+    for i in history.path()[1:]:
+        session.apply(history.nodes[i].command)
+    session.close()
+
+
+def _script_output(args: argparse.Namespace, state: Any, events: list[tuple[int, Any]]) -> Any:
+    """What the script prints: the summary (and the log), the events and the state, or the state."""
     if args.summary or args.log:
         if args.log:
             for number, ev in events:
                 print(f"{number:>4}  {terminal_safe(ev if isinstance(ev, str) else describe(ev))}")
-        out: Any = summary(state)
-    elif args.events:
-        out = {
+        return summary(state)
+    if args.events:
+        return {
             "events": [
                 {"line": n, "text": ev, "event": None}
                 if isinstance(ev, str)
@@ -653,18 +683,13 @@ def run_script(args: argparse.Namespace) -> int:
             ],
             "state": msgspec.to_builtins(state),
         }
-    else:
-        out = msgspec.to_builtins(state)
-    # JSON escapes C0 controls itself; C1, DEL and the bidi controls become \\u escapes here
-    sys.stdout.write(json_safe(msgspec.json.format(msgspec.json.encode(out), indent=2)).decode() + "\n")
-    return 0
+    return msgspec.to_builtins(state)
 
 
 def _undo_redo(line: bytes) -> str:
     """"undo" or "redo" for a line that is exactly {"cmd":"undo"} / {"cmd":"redo"}, else ""."""
     if b"undo" not in line and b"redo" not in line:
         return ""
-    from engine import RuleError
 
     try:
         obj = msgspec.json.decode(line)
@@ -690,8 +715,6 @@ def _channel(ch: Any, phases: int) -> str:
 
 def summary(state: Any) -> dict[str, Any]:
     """A compact, readable view of a fight: what docs/commands.md shows for each worked example."""
-    from engine import get_ruleset
-
     rs = get_ruleset(state.ruleset)
     combatants = {}
     for c in state.combatants:

@@ -15,6 +15,10 @@ from pathlib import Path
 
 import msgspec
 
+from saves.errors import SaveError
+from saves.files import read_regular
+from tui.rows import OVERLAPS, RESERVED_KEYS
+
 FILE_NAME = "config.toml"
 MAX_BYTES = 256 * 1024
 
@@ -51,9 +55,6 @@ def _read(path: Path) -> bytes | None:
     """The file's bytes, or None when there is no file: saves.files.read_regular (only a regular
     file, never more than MAX_BYTES of it: a FIFO or a link to /dev/zero neither blocks nor fills
     memory)."""
-    from saves.errors import SaveError
-    from saves.files import read_regular
-
     try:
         return read_regular(path, MAX_BYTES)
     except SaveError as exc:
@@ -80,20 +81,10 @@ def load(
     if raw is None:
         return cfg
     try:
-        import tomllib  # only when there is a settings file to read
-
-        data = tomllib.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        data = _parse(raw, path)
+    except _Unreadable as exc:
         cfg.writable = False
-        cfg.problems.append(f"{path} is not valid TOML ({_short(exc)}); using the defaults.")
-        return cfg
-    except RecursionError:
-        cfg.writable = False
-        cfg.problems.append(f"{path} is nested too deeply to read; using the defaults.")
-        return cfg
-    except Exception as exc:  # whatever the parser trips on, the app starts on the defaults
-        cfg.writable = False
-        cfg.problems.append(f"{path} cannot be read ({type(exc).__name__}); using the defaults.")
+        cfg.problems.append(str(exc))
         return cfg
     theme = data.get("theme")
     if theme is not None:
@@ -101,7 +92,32 @@ def load(
             cfg.theme = theme.strip()
         else:
             cfg.problems.append(f"{path}: 'theme' must be a theme name.")
-    keys = data.get("keys", {})
+    _read_keys(cfg, data.get("keys", {}), known_ids)
+    if defaults:
+        _check_keys(cfg, defaults)
+    unknown = set(data) - {"theme", "keys"}
+    if unknown:
+        cfg.problems.append(f"{path}: unknown setting(s) {', '.join(sorted(unknown))} ignored.")
+    return cfg
+
+
+def _parse(raw: bytes, path: Path) -> dict[str, object]:
+    """The file's TOML; _Unreadable (the whole sentence) when it is not."""
+    import tomllib  # only when there is a settings file to read
+
+    try:
+        return tomllib.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise _Unreadable(f"{path} is not valid TOML ({_short(exc)}); using the defaults.") from None
+    except RecursionError:
+        raise _Unreadable(f"{path} is nested too deeply to read; using the defaults.") from None
+    except Exception as exc:  # whatever the parser trips on, the app starts on the defaults
+        raise _Unreadable(f"{path} cannot be read ({type(exc).__name__}); using the defaults.") from None
+
+
+def _read_keys(cfg: Config, keys: object, known_ids: frozenset[str]) -> None:
+    """The [keys] table into cfg.keys, with a line in cfg.problems for each entry it cannot take."""
+    path = cfg.path
     if not isinstance(keys, dict):
         cfg.problems.append(f'{path}: [keys] must be a table of binding id = "keys".')
         keys = {}
@@ -115,12 +131,6 @@ def load(
             cfg.keys[bid] = ",".join(k.strip() for k in value.split(",") if k.strip())
     if bad:
         cfg.problems.append(f"{path}: unknown binding id(s) {', '.join(sorted(bad))} (see ? for the list).")
-    if defaults:
-        _check_keys(cfg, defaults)
-    unknown = set(data) - {"theme", "keys"}
-    if unknown:
-        cfg.problems.append(f"{path}: unknown setting(s) {', '.join(sorted(unknown))} ignored.")
-    return cfg
 
 
 def _short(exc: Exception) -> str:
@@ -158,12 +168,9 @@ def key_name(key: str) -> str | None:
     return "+".join([*mods, base])
 
 
-def _check_keys(cfg: Config, defaults: dict[str, tuple[str, str]]) -> None:
-    """Refuse (with one line each, naming the key and both bindings) a remapped binding whose key is
-    no key, or is taken by another binding that can be reached in the same place (a reserved key of
-    Textual's, ctrl+q, ctrl+p, another remapped binding). A refused binding keeps its own keys."""
-    from tui.actions import OVERLAPS, RESERVED_KEYS
-
+def _key_names(cfg: Config) -> dict[str, list[str]]:
+    """Each remapped binding's keys as Textual names them; one that is no key, or is one of
+    Textual's own, is refused (a line in cfg.problems, and it keeps its own keys)."""
     where = f"{cfg.path}"
     wanted: dict[str, list[str]] = {}
     for bid, value in list(cfg.keys.items()):
@@ -178,6 +185,21 @@ def _check_keys(cfg: Config, defaults: dict[str, tuple[str, str]]) -> None:
             wanted[bid] = names
             continue
         cfg.refused[bid] = cfg.keys.pop(bid)
+    for bid in sorted(wanted):
+        key = next((k for k in wanted[bid] if k in RESERVED_KEYS), None)
+        if key is not None:
+            what = RESERVED_KEYS[key]
+            cfg.problems.append(f"{where}: keys.{bid}: '{key}' is Textual's own key ({what}); {bid} keeps its keys.")
+            del wanted[bid]
+    return wanted
+
+
+def _check_keys(cfg: Config, defaults: dict[str, tuple[str, str]]) -> None:
+    """Refuse (with one line each, naming the key and both bindings) a remapped binding whose key is
+    no key, or is taken by another binding that can be reached in the same place (a reserved key of
+    Textual's, ctrl+q, ctrl+p, another remapped binding). A refused binding keeps its own keys."""
+    where = f"{cfg.path}"
+    wanted = _key_names(cfg)
 
     def default_of(bid: str) -> list[str]:
         return [key_name(k) or k for k in defaults.get(bid, ("", ""))[1].split(",") if k]
@@ -186,12 +208,6 @@ def _check_keys(cfg: Config, defaults: dict[str, tuple[str, str]]) -> None:
         sa, sb = defaults.get(a, ("", ""))[0], defaults.get(b, ("", ""))[0]
         return "app" in (sa, sb) or sb in OVERLAPS.get(sa, frozenset({sa}))
 
-    for bid in sorted(wanted):
-        key = next((k for k in wanted[bid] if k in RESERVED_KEYS), None)
-        if key is not None:
-            what = RESERVED_KEYS[key]
-            cfg.problems.append(f"{where}: keys.{bid}: '{key}' is Textual's own key ({what}); {bid} keeps its keys.")
-            del wanted[bid]
     # a refused binding goes back to its own keys, which may be what another one was given: again
     # until nothing changes
     changed = True

@@ -1,4 +1,4 @@
-"""Concentration's effects (issue 14, item 8): a condition can be marked as kept up by a caster's
+"""Concentration's effects: a condition can be marked as kept up by a caster's
 concentration, and when that concentration ends the app offers, in one dialog, to end what it kept
 up, listed by name and target. Confirming is one command (engine.area.RemoveConditions), so one undo.
 

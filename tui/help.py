@@ -10,7 +10,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from engine import get_ruleset
-from tui.actions import ACTIONS, OTHER_IDS
+from tui.actions import ACTIONS
+from tui.config import default_path
+from tui.rows import OTHER_IDS
 from tui.rulesets import get_ui
 
 
@@ -43,12 +45,10 @@ class HelpScreen(ModalScreen[None]):
         keymap = getattr(app, "_keymap", {})
         t = Text()
         t.append("Keys\n", style="bold underline")
-        from tui.main import SOME
-
         session = getattr(app, "session", None)
         ui = get_ui(session.state.ruleset) if session is not None else None
         for a in ACTIONS:
-            if ui is not None and a.action in SOME and not ui.has(a.action):
+            if ui is not None and not ui.lists(a):
                 continue  # another ruleset's action: not in this fight's footer or palette either
             keys = keymap.get(a.id, a.keys)
             shown = _key_names(keys) if keys else "palette"
@@ -65,8 +65,6 @@ class HelpScreen(ModalScreen[None]):
         t.append("  ctrl+q        ", style="bold")
         t.append("quit (everything is already saved)\n")
         t.append("\nRemapping keys\n", style="bold underline")
-        from tui.config import default_path
-
         path = getattr(getattr(app, "settings", None), "path", None) or default_path()
         t.append("  In ")
         t.append(str(path), style="bold")

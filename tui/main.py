@@ -21,12 +21,14 @@ from textual.timer import Timer
 from engine import RuleError, get_ruleset
 from engine import commands as C
 from engine.mechanics import KeptUp, kept_up_ended
-from engine.rules.cosmere.commands import StartTurn
 from engine.ruleset import Ruleset
 from engine.state import Combatant, Fight
-from tui.actions import FOOTER_ORDER, bindings
+from saves import default_dir
+from saves.errors import SaveError
+from tui.actions import ACTIONS, FOOTER_ORDER, bindings
 from tui.panes import conditions_text, header_text, log_line, sheet
-from tui.rulesets import OPTIONAL, RulesetUI, get_ui, registered
+from tui.rows import GENERIC, Now
+from tui.rulesets import RulesetUI, get_ui, registered
 from tui.text import clean, literal, span
 from tui.widgets import KeyBar, Line, LogView, Pane, Tracker
 
@@ -38,27 +40,9 @@ NARROW = 120
 DETAILS = ("sheet", "conditions", "log")
 LOG_EVENTS = 300  # the log pane keeps the last events to scroll back through (the save file keeps all)
 
-# the actions only some rulesets have: the optional generic ones and every slice's own (the others
-# are hidden from footer and palette)
+# every slice's own actions (a fight of another ruleset has none of them), and the generic ones
 OWN = frozenset(a.action for ui in registered() for a in ui.actions)
-SOME = OPTIONAL | OWN
-NEEDS_SELECTION = {
-    "damage",
-    "heal",
-    "temp",
-    "condition",
-    "uncondition",
-    "edit",
-    "remove",
-    "use",
-    "initiative",
-    "resource",
-    "hide",
-}
-CHANGES = NEEDS_SELECTION | {"start", "next", "add", "roll", "note", "end_fight", "undo", "redo", "dice_setting"}
-CHANGES |= {"view_setting"}
-CHANGES |= {"attack", "party", "area"}
-CHANGES |= OWN  # every ruleset's own action changes the fight
+GENERIC_ACTIONS = frozenset(a.action.partition("(")[0] for a in GENERIC)
 
 
 class MainScreen(Screen[None]):
@@ -251,8 +235,6 @@ class MainScreen(Screen[None]):
     def _refresh_bindings(self) -> None:
         """Footer and palette follow what applies now; Textual rebuilds the footer on every refresh,
         so ask only when the answer changed."""
-        from tui.actions import ACTIONS
-
         key = tuple(self.check_action(a.action, ()) for a in ACTIONS if not a.action.startswith("app."))
         if key != self._bindings_key:
             self._bindings_key = key
@@ -353,46 +335,22 @@ class MainScreen(Screen[None]):
 
     # --- what applies now ---------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Whether a main-screen action applies now: a lookup in its row (tui/rows.py)."""
         session = self.fracas.session
         if session is None:
             return False
         f = session.state
         ui = get_ui(f.ruleset)
-        if action in SOME and not ui.has(action):
+        row = ui.row(action)
+        if row is None:
+            # another ruleset's own action or an optional one this ruleset lacks; else not a row's
+            return not (action in OWN or action in GENERIC_ACTIONS)
+        if row.changes and session.readonly:
             return False
-        if action == "pane":
-            return self.has_class("-narrow")
-        if action in CHANGES and session.readonly:
-            return False
-        if action in ("undo", "redo"):
-            # always on: at either end of the history the key says "Nothing to undo." rather than
-            # doing nothing (a GM undoing back to the start must see that it got there)
-            return True
         c = f.find(self.selected) if self.selected else None
-        if c is None and (action in NEEDS_SELECTION or action in ui.needs_selection):
+        if row.selection and c is None:
             return False
-        if action in OWN:
-            return ui.check(action, f, c)
-        live = f.started and not f.ended
-        if action == "start":
-            return not f.started and bool(f.combatants)
-        if action == "next":
-            # before the start, next (a GM's first press) opens the start dialog instead of nothing
-            return live or (not f.started and bool(f.combatants))
-        if action in ("use", "end_fight"):
-            return live
-        if action == "attack":
-            # the engine knows when nobody may attack (Warhammer, before the round's first turn)
-            return live and bool(f.current or c is not None) and ui.offered(f).get("attack", True)
-        if action == "initiative":
-            return f.started and c is not None and c.id in f.order
-        if action == "uncondition":
-            return c is not None and bool(c.conditions)
-        if action == "resource":
-            return c is not None and bool(c.resources)
-        if action == "area":
-            return any(x.health for x in f.combatants)
-        return True
+        return ui.check(action, Now(f, c, lambda: ui.offered(f), self.has_class("-narrow")))
 
     def on_key(self, event: events.Key) -> None:
         """A key whose action does not apply now reaches here unused: say why in one line, rather
@@ -405,7 +363,8 @@ class MainScreen(Screen[None]):
             return
         action, title = found
         if session.readonly:
-            if action in CHANGES:
+            row = self.ui.row(action)
+            if row is not None and row.changes:
                 event.stop()
                 self.fracas.tell(
                     f"This fight is open read-only: {title} is not possible (nothing can be changed).", inline=False
@@ -414,11 +373,12 @@ class MainScreen(Screen[None]):
         if self.check_action(action, ()) is not False:
             return
         f = session.state
-        if action in SOME and not self.ui.has(action):
+        row = self.ui.row(action)
+        if row is None:
             return
-        why = next((a.reason for a in self.rules.actions(f) if a.key == action and not a.available), "")
-        if not why and action == "area":  # the app's own action: the engine has no row for it
-            why = "Nobody in the fight has a health track to damage or heal."
+        key = row.offer_key
+        why = next((a.reason for a in self.rules.actions(f) if a.key == key and not a.available), "") if key else ""
+        why = why or row.why  # the app's own action: the engine has no reason for it
         if why:
             event.stop()
             self.fracas.tell(why)  # in the shown pane's title on a small screen: no toast over the sheet
@@ -426,8 +386,6 @@ class MainScreen(Screen[None]):
     def _keys(self) -> dict[str, tuple[str, str]]:
         """Key -> (action, title in lower case) of the main-screen action it runs."""
         from textual.keys import _normalize_key_list
-
-        from tui.actions import ACTIONS
 
         keymap = self.app._keymap
         cached = self.__dict__.get("_keys_cache")
@@ -447,26 +405,45 @@ class MainScreen(Screen[None]):
     def _selected(self) -> Combatant | None:
         return self.fight.find(self.selected) if self.selected else None
 
-    def _dialog(self, name: str, action: str = "", **kwargs: object) -> None:
-        """Open the generic dialog `name`, or the one the ruleset's slice has for `action`."""
-        cls = self.ui.dialog(action) if action else None
-        if cls is None:
-            from tui import dialogs
-
-            cls = getattr(dialogs, name)
+    def open_row(self, action: str) -> None:
+        """Open what the row of `action` opens (its dialog, or the slice's in its place): on the
+        selected combatant when it takes one; a ruleset's own action falls back on the acting one."""
+        ui = self.ui
+        row = ui.row(action)
+        opener = ui.dialog(action)
+        if row is None or opener is None:
+            return
+        own = row not in GENERIC
+        who = self.selected if row.selection or not own else self.selected or self.fight.current
+        if not isinstance(opener, type):
+            shown = opener(self, who)  # a function: it does the action itself
+            if shown is not None:
+                self.fracas.expect_dialog()
+                self.app.push_screen(shown)
+            return
+        if own:
+            if self.fight.find(who) is None:
+                return
+            kwargs: dict[str, object] = {"who": who}
+        else:
+            kwargs = {"who": who} if row.selection or row.who else {}
         self.fracas.expect_dialog()
-        self.app.push_screen(cls(**kwargs))
+        self.app.push_screen(opener(**kwargs, **dict(row.args)))
+
+    def send(self, cmd: C.Command) -> None:
+        """Send a turn-moving command (asking first for the dice the table rolls)."""
+        from tui.dialogs import send  # the dialogs load on first use, not at start-up
+
+        send(self.fracas, cmd)
 
     def action_next(self) -> None:
-        from tui.dialogs import send
-
         if not self.fight.started:
             self.action_start()
             return
-        send(self.fracas, C.NextTurn())  # asks for start-of-turn dice the table rolls
+        self.send(C.NextTurn())  # asks for start-of-turn dice the table rolls
 
     def action_attack(self) -> None:
-        from tui.attack import attacker_of
+        from tui.attack import attacker_of  # the attack dialogs' module: loaded on the first attack
 
         who = attacker_of(self.fight, self.selected)
         cls = self.ui.dialog("attack")
@@ -474,25 +451,9 @@ class MainScreen(Screen[None]):
             self.fracas.expect_dialog()
             self.app.push_screen(cls(who, self.selected))  # selected: the target
 
-    def ruleset_action(self, action: str) -> None:
-        """One of the ruleset's own actions (its slice's rows): its dialog, for the selected combatant
-        (else the acting one); take_turn and owed have none."""
-        ui = self.ui
-        if not ui.has(action):
-            return
-        if action == "owed":
-            self._check_owed(force=True)
-            return
-        if action == "take_turn":
-            from tui.dialogs import send
-
-            send(self.fracas, StartTurn(self.selected))
-            return
-        cls = ui.dialog(action)
-        who = self.selected if action in ui.needs_selection else self.selected or self.fight.current
-        if cls is not None and self.fight.find(who) is not None:
-            self.fracas.expect_dialog()
-            self.app.push_screen(cls(who))
+    def settle_owed(self) -> None:
+        """Ask for an owed roll now, even one escaped before (the palette's "Settle an owed roll")."""
+        self._check_owed(force=True)
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         if not self._resumed:
@@ -548,7 +509,7 @@ class MainScreen(Screen[None]):
             return
         if self.app.screen is not self:
             return  # asked again when the main screen is back on top
-        from tui.effects import KeptEndedDialog, still_there
+        from tui.effects import KeptEndedDialog, still_there  # the dialogs load on first use
 
         left, self._kept_left = still_there(self.fight, self._kept_left), []
         if left:
@@ -562,69 +523,15 @@ class MainScreen(Screen[None]):
         self.fracas.redo()
 
     def action_start(self) -> None:
-        self._dialog("StartDialog")
-
-    def action_damage(self) -> None:
-        self._dialog("HealthDialog", who=self.selected, mode="damage")
-
-    def action_heal(self) -> None:
-        self._dialog("HealthDialog", who=self.selected, mode="heal")
-
-    def action_temp(self) -> None:
-        self._dialog("HealthDialog", who=self.selected, mode="temp")
-
-    def action_area(self) -> None:
-        from tui.area import AreaDialog
-
-        self.fracas.expect_dialog()
-        self.app.push_screen(AreaDialog(who=self.selected))
-
-    def action_condition(self) -> None:
-        from tui.effects import KeptConditionDialog  # the condition dialog, with "kept up by"
-
-        self.fracas.expect_dialog()
-        self.app.push_screen(KeptConditionDialog(who=self.selected))
-
-    def action_uncondition(self) -> None:
-        self._dialog("RemoveConditionDialog", who=self.selected)
-
-    def action_use(self) -> None:
-        self._dialog("UseDialog", "use", who=self.selected)
-
-    def action_initiative(self) -> None:
-        self._dialog("InitiativeDialog", who=self.selected)
-
-    def action_add(self) -> None:
-        self._dialog("AddDialog")
-
-    def action_edit(self) -> None:
-        self._dialog("EditDialog", who=self.selected)
-
-    def action_roll(self) -> None:
-        self._dialog("RollDialog", who=self.selected)
-
-    def action_resource(self) -> None:
-        self._dialog("ResourceDialog", who=self.selected)
-
-    def action_note(self) -> None:
-        self._dialog("NoteDialog", who=self.selected)
-
-    def action_dice_setting(self) -> None:
-        self._dialog("DiceSettingDialog")
+        self.open_row("start")  # also next's, before the fight has begun
 
     def action_hide(self) -> None:
         """Hide the selected combatant from the players' view, or reveal it (an undoable edit)."""
-        from tui.view_dialogs import hide_command
+        from tui.view_dialogs import hide_command  # the dialogs load on first use
 
         c = self._selected()
         if c is not None:
             self.fracas.try_commit(hide_command(c), announce=True)
-
-    def action_view_setting(self) -> None:
-        from tui.view_dialogs import ViewSettingDialog
-
-        self.fracas.expect_dialog()
-        self.app.push_screen(ViewSettingDialog())
 
     def action_remove(self) -> None:
         c = self._selected()
@@ -636,8 +543,7 @@ class MainScreen(Screen[None]):
             self.action_party_back()  # what changed for each roster PC, to write back
 
     def _party_changed(self) -> bool:
-        from saves import library as S
-        from saves.errors import SaveError
+        from saves import library as S  # the library and the roster: read when a fight ends
 
         f = self.fight
         try:
@@ -647,18 +553,6 @@ class MainScreen(Screen[None]):
         except (RuleError, SaveError, OSError):
             return False  # a roster that cannot be read: the party dialog says why when asked
 
-    def action_party(self) -> None:
-        from tui.party import PartyAddDialog
-
-        self.fracas.expect_dialog()
-        self.app.push_screen(PartyAddDialog())
-
-    def action_party_back(self) -> None:
-        from tui.party import PartyChangesDialog
-
-        self.fracas.expect_dialog()
-        self.app.push_screen(PartyChangesDialog())
-
     def action_export(self, kind: str) -> None:
         self._export(kind)
 
@@ -666,8 +560,7 @@ class MainScreen(Screen[None]):
     def _export(self, kind: str) -> None:
         """Write an export next to the save file (or in the saves folder): a long fight's history
         takes a moment to render, so it is done off the screen's thread."""
-        from saves import default_dir
-        from saves.export import export_json, export_markdown
+        from saves.export import export_json, export_markdown  # the exporters load on the first export
 
         session = self.fracas.session
         if session is None:
@@ -693,19 +586,22 @@ class MainScreen(Screen[None]):
         self.app.call_from_thread(self.app.notify, f"Exported to {clean(str(target))}", markup=False)
 
     def action_help(self) -> None:
-        from tui.help import HelpScreen
+        from tui.help import HelpScreen  # loaded when help first opens
 
         self.app.push_screen(HelpScreen())
 
 
-def _ruleset_action(action: str) -> Callable[[MainScreen], None]:
+def _open_row(action: str) -> Callable[[MainScreen], None]:
     def run(self: MainScreen) -> None:
-        self.ruleset_action(action)
+        self.open_row(action)
 
     run.__name__ = f"action_{action}"
     return run
 
 
-# each ruleset's own actions run through its slice: Textual finds them as action_<name>
-for _action in sorted(OWN):
-    setattr(MainScreen, f"action_{_action}", _ruleset_action(_action))
+# every row that opens a dialog (its own or a slice's) and has no method of its own: Textual finds
+# it as action_<name>
+for _row in (*GENERIC, *(a for ui in registered() for a in ui.actions)):
+    _name = _row.action.partition("(")[0]
+    if (_row.dialog or _row.action in OWN) and not hasattr(MainScreen, f"action_{_name}"):
+        setattr(MainScreen, f"action_{_name}", _open_row(_name))

@@ -11,13 +11,12 @@ from rich.text import Text
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from tui.actions import ACTIONS, Action
+from tui.main import MainScreen  # the palette opens over the app's screens: they are loaded by then
 from tui.text import clean
 
 
 class FracasCommands(Provider):
-    def _main(self) -> object | None:
-        from tui.main import MainScreen
-
+    def _main(self) -> MainScreen | None:
         screen = self.screen
         return screen if isinstance(screen, MainScreen) else None
 
@@ -29,7 +28,7 @@ class FracasCommands(Provider):
         for a in ACTIONS:
             if a.action.startswith("app."):
                 out.append(a)
-            elif screen.check_action(a.action, ()):  # type: ignore[attr-defined]
+            elif screen.check_action(a.action, ()):
                 out.append(a)
         return out
 
@@ -63,9 +62,6 @@ class FracasCommands(Provider):
         screen = self._main()
         if screen is None:
             return
-        from tui.main import MainScreen
-
-        assert isinstance(screen, MainScreen)
         for c in screen.fight.combatants:
             name = clean(c.name)
             score = matcher.match(name)

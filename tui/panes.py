@@ -11,7 +11,6 @@ from rich.text import Text
 from engine import events as E
 from engine.area import sustained_by
 from engine.events import Event, describe
-from engine.rules.ninephase.events import ChannelInterrupted
 from engine.ruleset import Ruleset
 from engine.state import Combatant, Fight, Pool
 from tui.text import clean, literal, span
@@ -124,6 +123,33 @@ def sheet_text(f: Fight, rs: Ruleset, c: Combatant | None, st: Styles = PLAIN) -
 
     ui = get_ui(f.ruleset)
     t = Text(end="")
+    _sheet_health(t, f, rs, c, st)
+    if f.started:
+        t.append("\n")
+        t.append_text(economy_text(f, rs, c, st))
+    _sheet_owed(t, c, st)
+    used = c.economy.used
+    if used:
+        t.append("\n" + ui.used_label(f, c), style=st["header"])
+        _join(t, [literal(u) for u in used])
+    more = ui.sheet_lines(f, c, st)
+    if more is not None:
+        t.append_text(more)
+    _sheet_channels(t, rs, c, st)
+    _sheet_initiative(t, f, c, ui.sheet_initiative, st)
+    _sheet_rest(t, f, c, st)
+    return t
+
+
+def _join(t: Text, parts: list[Text]) -> None:
+    for i, part in enumerate(parts):
+        if i:
+            t.append(", ")
+        t.append_text(part)
+
+
+def _sheet_health(t: Text, f: Fight, rs: Ruleset, c: Combatant, st: Styles) -> None:
+    """The name, who it is, whether it is down, its health tracks and its resources."""
     t.append_text(literal(c.name, Style(bold=True) + st.get(c.side, Style())))
     t.append(f"\n{c.kind.upper()} · {c.side} · {c.id}", style=st["dim"])
     if c.down:
@@ -141,9 +167,9 @@ def sheet_text(f: Fight, rs: Ruleset, c: Combatant | None, st: Styles = PLAIN) -
             t.append(f"{p.key.capitalize()} ", style=st["header"])
             t.append(f"{p.current}/{p.max}   ", style=st["pip"] if p.current else st["dim"])
         t.rstrip()
-    if f.started:
-        t.append("\n")
-        t.append_text(economy_text(f, rs, c, st))
+
+
+def _sheet_owed(t: Text, c: Combatant, st: Styles) -> None:
     for due in getattr(c, "due", ()):
         # a roll the rules asked for that the table still owes (a concentration save, ...)
         t.append("\nRoll owed: ", style=st["warn"])
@@ -154,16 +180,9 @@ def sheet_text(f: Fight, rs: Ruleset, c: Combatant | None, st: Styles = PLAIN) -
             t.append(" (")
             t.append_text(literal(due.detail))
             t.append(")")
-    used = c.economy.used
-    if used:
-        t.append("\n" + ui.used_label(f, c), style=st["header"])
-        for i, u in enumerate(used):
-            if i:
-                t.append(", ")
-            t.append_text(literal(u))
-    more = ui.sheet_lines(f, c, st)
-    if more is not None:
-        t.append_text(more)
+
+
+def _sheet_channels(t: Text, rs: Ruleset, c: Combatant, st: Styles) -> None:
     for ch in c.channels:
         status = getattr(ch, "status", "")
         t.append("\nChannel " if status else "\nChanneling ", style=st["channel"])
@@ -173,22 +192,28 @@ def sheet_text(f: Fight, rs: Ruleset, c: Combatant | None, st: Styles = PLAIN) -
             t.append(f" ({status} in phase {getattr(ch, 'at', '?')})", style=st["dim"])
         elif ch.uninterruptible:
             t.append(" (uninterruptible)")
-    if ui.sheet_initiative and (c.initiative is not None or c.owner):
-        t.append("\n")
-        if c.owner:
-            owner = f.find(c.owner)
-            t.append("Acts on the turn of ", style=st["header"])
-            t.append_text(literal(owner.name) if owner else Text("?"))
-        else:
-            t.append(ui.sheet_initiative, style=st["header"])
-            t.append(f"{c.initiative}  (ties: {c.tiebreak})")
+
+
+def _sheet_initiative(t: Text, f: Fight, c: Combatant, label: str, st: Styles) -> None:
+    """Its initiative (under the ruleset's label), or whose turn it acts on."""
+    if not label or (c.initiative is None and not c.owner):
+        return
+    t.append("\n")
+    if c.owner:
+        owner = f.find(c.owner)
+        t.append("Acts on the turn of ", style=st["header"])
+        t.append_text(literal(owner.name) if owner else Text("?"))
+    else:
+        t.append(label, style=st["header"])
+        t.append(f"{c.initiative}  (ties: {c.tiebreak})")
+
+
+def _sheet_rest(t: Text, f: Fight, c: Combatant, st: Styles) -> None:
+    """Its companions, resistances, vulnerabilities, flags and note."""
     pets = [x for x in f.combatants if x.owner == c.id]
     if pets:
         t.append("\nCompanions: ", style=st["header"])
-        for i, x in enumerate(pets):
-            if i:
-                t.append(", ")
-            t.append_text(literal(x.name))
+        _join(t, [literal(x.name) for x in pets])
     for title, values in (("Resists", c.resist), ("Vulnerable", c.vulnerable), ("Flags", c.flags)):
         if values:
             t.append(f"\n{title}: ", style=st["header"])
@@ -196,7 +221,6 @@ def sheet_text(f: Fight, rs: Ruleset, c: Combatant | None, st: Styles = PLAIN) -
     if c.note:
         t.append("\nNote: ", style=st["header"])
         t.append_text(literal(c.note, keep_newlines=True))
-    return t
 
 
 def stat_rows(rs: Ruleset, c: Combatant) -> list[tuple[str, int]]:
@@ -279,7 +303,6 @@ _ROLE: dict[type, str] = {
     E.TurnStarted: "current",
     E.Damaged: "bad",
     E.Dropped: "bad",
-    ChannelInterrupted: "bad",
     E.Healed: "good",
     E.Revived: "good",
     E.TempGained: "good",
@@ -297,7 +320,7 @@ def log_line(e: Event, st: Styles = PLAIN) -> Text:
     text = describe(e)
     if isinstance(e, E.RoundStarted):
         text = f"── Round {e.round} ──"
-    role = _ROLE.get(type(e))
+    role = _ROLE.get(type(e)) or e.log_role
     t = literal(text, st[role] if role else "")
     t.no_wrap = False
     return t

@@ -1,4 +1,4 @@
-"""The party roster in the app (issue 13, item 5): add the whole party to a fight in one step, and
+"""The party roster in the app: add the whole party to a fight in one step, and
 at the end of a fight (or on demand) show what changed for each PC and write it back to the roster
 when the GM confirms, with a one-step undo of the write-back.
 

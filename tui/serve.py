@@ -1,4 +1,5 @@
-"""`fracas serve`: textual-serve's web server with a cap on the browsers watching at once (issue 22).
+"""`fracas serve`: textual-serve's web server with a cap on the browsers watching at once
+(each one costs a process).
 
 Every browser that connects gets its own `python -m tui.cli view FILE` process (about 40 MB each), so
 a page left reloading, or one client opening many sockets, could fill the machine's memory. The

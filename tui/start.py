@@ -22,8 +22,14 @@ from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, LoadingIndicator, OptionList, Static
 from textual.widgets.option_list import Option
 
-from engine import REGISTRY, RuleError, get_ruleset
+from engine import REGISTRY, RuleError, get_ruleset, new_fight
+from engine.core import clean_name
 from engine.ruleset import Ruleset
+from saves import default_dir
+from saves.demo import NAMES, demo_path, has_demo, start_demo
+from saves.errors import LockedError, SaveError
+from saves.session import Session
+from saves.store import TRASH_DIR, list_demos, list_saves, name_taken, rename, trash
 from tui.dialogs import Dialog, FormError, field, row
 from tui.rulesets import DEFAULT, get_ui
 from tui.rulesets import REGISTRY as UI_REGISTRY
@@ -103,9 +109,6 @@ class RenameSaveDialog(Dialog):
         yield row("New name", field(self.info.name, id="new-name"))
 
     def action_submit(self) -> None:
-        from engine.core import clean_name
-        from saves.store import name_taken
-
         try:
             name = clean_name(self.value("new-name"), "fight's name")
             other = name_taken(name, self.info.path)
@@ -198,12 +201,11 @@ class StartScreen(Screen[None]):
                 yield OptionList(*[Option(rs.title, id=rid) for rid, rs in self._playable()], id="rules")
                 with Vertical(id="new-fields"):
                     yield Input(placeholder="Name of the fight", id="fight-name", compact=True)
-                    # the roster's PCs join a new fight at once (issue 13: a fight of the party
-                    # and a few foes in a handful of keys); shown only when there is a roster
+                    # the roster's PCs join a new fight at once (a fight of the party and a few
+                    # foes in a handful of keys); shown only when there is a roster
                     yield Checkbox("Add the party", True, id="with-party", compact=True)
                     yield Button("Create", id="create", variant="primary", compact=True)
             yield Static(Text("Demo fights (a fresh copy, replacing the last one)"), classes="section")
-            from saves.demo import has_demo
 
             demos = [
                 Option(Text(f"{rs.title}: ") + Text(self._demo_name(rid), style="dim"), id=rid)
@@ -225,8 +227,6 @@ class StartScreen(Screen[None]):
 
     @staticmethod
     def _demo_name(rid: str) -> str:
-        from saves.demo import NAMES
-
         return NAMES.get(rid, "demo")
 
     def on_mount(self) -> None:
@@ -254,7 +254,7 @@ class StartScreen(Screen[None]):
         return self._infos[int(opt.id)]
 
     def action_back(self) -> None:
-        from tui.main import MainScreen
+        from tui.main import MainScreen  # the main screen loads when a fight opens
 
         if self.fracas.session is not None:
             self.app.switch_screen(MainScreen())
@@ -267,9 +267,6 @@ class StartScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="list")
     def _list_saves(self) -> None:
         try:
-            from saves import default_dir
-            from saves.store import list_demos, list_saves
-
             folder = default_dir()
             # the GM's fights newest first, then the demo copies apart from them
             infos = list_saves(folder) + list_demos(folder)
@@ -331,9 +328,6 @@ class StartScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="open")
     def _open(self, path: Path) -> None:
-        from saves.errors import SaveError
-        from saves.session import Session
-
         note = ""
         try:
             # locked by another Fracas, no write permission, a read-only disk: read-only, and the
@@ -364,8 +358,7 @@ class StartScreen(Screen[None]):
     def _show_party(self, rid: str) -> None:
         """The tick names the roster's PCs of the ruleset picked; no roster (or one that cannot be
         read: the party dialog says why, in the fight), no tick."""
-        from saves import library as S
-        from saves.errors import SaveError
+        from saves import library as S  # the library and roster: a tenth of a second, when asked
 
         try:
             members = S.read_party(rid)
@@ -392,9 +385,6 @@ class StartScreen(Screen[None]):
     @on(OptionList.OptionSelected, "#demos")
     def _demo_chosen(self, event: OptionList.OptionSelected) -> None:
         if event.option.id:
-            from saves.demo import demo_path
-            from saves.errors import SaveError
-
             try:
                 # the copy is replaced: this app first lets go of it if it has it open
                 self.fracas.release_file(demo_path(event.option.id))
@@ -405,16 +395,10 @@ class StartScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="open")
     def _create(self, rid: str, name: str, demo: bool, party: list[Any] | None = None) -> None:
-        from engine import new_fight
-        from saves import default_dir
-        from saves.session import Session
-
         notes: list[str] = []
         try:
             seed = int.from_bytes(os.urandom(4)) >> 1
             if demo:
-                from saves.demo import start_demo
-
                 # the ruleset's one demo copy, replaced; older piles of copies go to the trash
                 session, notes = start_demo(rid, seed)
             else:
@@ -424,7 +408,7 @@ class StartScreen(Screen[None]):
             self.app.call_from_thread(self._failed, str(exc))
             return
         if party:
-            from tui.party import party_commands
+            from tui.party import party_commands  # only when a party joins
 
             try:
                 for cmd in party_commands(session.state, party):
@@ -447,9 +431,6 @@ class StartScreen(Screen[None]):
             self.app.push_screen(RenameSaveDialog(info, self._rename_chosen))
 
     def action_delete(self) -> None:
-        from saves import default_dir
-        from saves.store import TRASH_DIR
-
         info = self._chosen()
         if info is None:
             return
@@ -476,10 +457,6 @@ class StartScreen(Screen[None]):
     def _manage(self, info: SaveInfo, new_name: str | None) -> None:
         """Rename (`new_name`) or move to the trash (None), off the screen's thread: a rename writes
         the whole fight again."""
-        from saves import default_dir
-        from saves.errors import LockedError
-        from saves.store import rename, trash
-
         title = literal(info.name or info.path.stem).plain
         try:
             if new_name is None:

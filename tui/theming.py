@@ -10,14 +10,14 @@ from dataclasses import fields
 
 from textual.theme import Theme
 
+from saves.files import read_text
+from themes import theme_files
+
 _ALLOWED = {f.name for f in fields(Theme)} - {"ansi"}
 MAX_THEME = 64 * 1024  # a theme is a few hundred bytes
 
 
 def load_themes() -> tuple[list[Theme], list[str]]:
-    from saves.files import read_text
-    from themes import theme_files
-
     out: list[Theme] = []
     problems: list[str] = []
     for file in theme_files():

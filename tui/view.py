@@ -28,7 +28,6 @@ from engine import events as E
 from engine import get_ruleset
 from engine.errors import RuleError
 from engine.history import History
-from engine.rules.ninephase.events import ChannelBegun, ChannelInterrupted, ChannelResolved
 from engine.ruleset import Ruleset
 from engine.state import Combatant, Condition, Fight
 from engine.text import terminal_safe
@@ -130,50 +129,61 @@ def _who_of(e: E.Event) -> str:
     return who if isinstance(who, str) else ""
 
 
+# events the players always see, those they never do (GM's business: stats, notes, reminders,
+# settings; the order is on screen) and the rolls: the party's own, and the GM's once made public
+_PUBLIC: tuple[type, ...] = (E.RoundStarted, E.PhaseStarted, E.TurnStarted, E.TurnEnded, E.TurnSkipped)
+_PUBLIC += (E.FightStarted, E.FightEnded, E.Added, E.Removed, E.Dropped, E.Revived)
+_PUBLIC += (E.ConditionAdded, E.ConditionEnded)
+_PRIVATE: tuple[type, ...] = (E.Edited, E.OrderSet, E.Noted, E.Info, E.SettingChanged)
+_ROLLS: tuple[type, ...] = (E.InitiativeRolled, E.SaveRolled, E.Rolled)
+
+
 def public_line(e: E.Event, then: Fight, before: Fight) -> str | None:
     """The public log line of one event, or None when the players may not see it.
 
     `then` is the fight just after the command, `before` just before it: a combatant is judged as it
     was when the event happened (an ambusher's moves while hidden stay secret after it is revealed)."""
+    c = _subject(e, then, before)
+    if c is not None and is_hidden(c):
+        return None
+    party = c is not None and is_party(c)
+    rolls_public = then.setting("view_rolls", "private") == "public"
+    if isinstance(e, _PUBLIC) or e.public:
+        return E.describe(e)
+    if isinstance(e, (E.Damaged, E.Healed, E.TempGained)):
+        return _health_line(e, c, party or then.setting("view_health", "band") == "numbers")
+    if isinstance(e, E.ActionUsed):
+        return f"{e.name} uses {e.label or e.what}"
+    if isinstance(e, E.ResourceChanged):
+        return E.describe(e) if party else None
+    if isinstance(e, _ROLLS):
+        return E.describe(e) if (party or (rolls_public and c is not None)) else None
+    if isinstance(e, _PRIVATE):
+        return None
+    # a ruleset's own events are attack rolls and tests whose lines carry defences and target
+    # numbers: public only when the GM says rolls are
+    return E.describe(e) if rolls_public and (c is None or not is_hidden(c)) else None
+
+
+def _subject(e: E.Event, then: Fight, before: Fight) -> Combatant | None:
+    """The combatant the event is about, as it was when it happened."""
     who = _who_of(e)
     c = then.find(who) if who else None
     if c is None and who:
         c = before.find(who)  # one who left the fight: as it was before leaving
-    if c is not None and is_hidden(c):
-        return None
-    party = c is not None and is_party(c)
-    numbers = party or then.setting("view_health", "band") == "numbers"
-    rolls_public = then.setting("view_rolls", "private") == "public"
-    match e:
-        case E.RoundStarted() | E.PhaseStarted() | E.TurnStarted() | E.TurnEnded() | E.TurnSkipped():
-            return E.describe(e)
-        case E.FightStarted() | E.FightEnded() | E.Added() | E.Removed() | E.Dropped() | E.Revived():
-            return E.describe(e)
-        case E.ConditionAdded() | E.ConditionEnded():
-            return E.describe(e)
-        case ChannelBegun() | ChannelResolved() | ChannelInterrupted():
-            return E.describe(e)
-        case E.Damaged(name=n, amount=a, type=t, left=left):
-            if not numbers:
-                return f"{n} is hit" + (f" ({band(c)})" if c is not None and band(c) else "")
-            return f"{n} takes {a}{' ' + t if t else ''} damage, {left} left"
-        case E.Healed(name=n, amount=a, left=left):
-            return f"{n} heals {a}, {left} now" if numbers else f"{n} is healed"
-        case E.TempGained(name=n, amount=a):
-            return f"{n} has {a} temporary health" if numbers else None
-        case E.ActionUsed(name=n, what=w, label=label):
-            return f"{n} uses {label or w}"
-        case E.ResourceChanged():
-            return E.describe(e) if party else None
-        case E.InitiativeRolled() | E.SaveRolled() | E.Rolled():
-            # the party's own rolls are the players' to see; the GM's only when made public
-            return E.describe(e) if (party or (rolls_public and c is not None)) else None
-        case E.Edited() | E.OrderSet() | E.Noted() | E.Info() | E.SettingChanged():
-            return None  # GM's business: stats, notes, reminders, settings (the order is on screen)
-        case _:
-            # a ruleset's own events are attack rolls and tests whose lines carry defences and
-            # target numbers: public only when the GM says rolls are
-            return E.describe(e) if rolls_public and (c is None or not is_hidden(c)) else None
+    return c
+
+
+def _health_line(e: E.Damaged | E.Healed | E.TempGained, c: Combatant | None, numbers: bool) -> str | None:
+    """Damage, healing and temporary health: with the numbers (the party's, or when the GM shows
+    them), else as a band."""
+    if isinstance(e, E.Damaged):
+        if not numbers:
+            return f"{e.name} is hit" + (f" ({band(c)})" if c is not None and band(c) else "")
+        return f"{e.name} takes {e.amount}{' ' + e.type if e.type else ''} damage, {e.left} left"
+    if isinstance(e, E.Healed):
+        return f"{e.name} heals {e.amount}, {e.left} now" if numbers else f"{e.name} is healed"
+    return f"{e.name} has {e.amount} temporary health" if numbers else None
 
 
 def public_log(history: History, limit: int = LOG_LINES) -> list[str]:

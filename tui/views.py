@@ -269,8 +269,6 @@ def economy_cell(f: Fight, c: Combatant, st: Styles) -> Text:
     item's mark, bright while it is available and dim when spent or barred, or its pips; so what is
     left, and what may not be used now, is worked out once, in the engine. An item written against
     the one before in the compact line ("+P1") takes the gap before it in its own style."""
-    from engine import get_ruleset
-
     t = Text(end="")
     for item in get_ruleset(f.ruleset).economy_items(f, c.id):
         if not item.row:

@@ -11,6 +11,7 @@ import pytest
 from msgspec.structs import replace
 from rich.text import Text
 
+import engine
 import engine.ruleset
 import engine.state
 from engine import commands as C
@@ -20,7 +21,8 @@ from engine.state import Clock, Fight
 from saves.session import Session
 from tests.tui.support import app_on, main_screen, pane_text, sync
 from tui import cli
-from tui.rulesets import REGISTRY, RulesetUI, UnknownRuleset, get_ui
+from tui.rows import Now
+from tui.rulesets import REGISTRY, Action, RulesetUI, UnknownRuleset, get_ui, register
 from tui.views import Column, Row, Styles, health_cell, list_rows, name_cell
 
 TUI = Path(__file__).resolve().parents[2] / "tui"
@@ -173,12 +175,80 @@ async def test_a_fifth_ruleset_needs_only_its_own_slice(tmp_path: Path, monkeypa
 
 @pytest.mark.parametrize("rid", SHIPPED)
 def test_the_actions_a_slice_leaves_to_the_engine_are_offered_by_it(rid: str) -> None:
+    # the rows say it themselves now (`engine`, `offer`: tui/rows.py), no longer a set beside them
     from engine import get_ruleset
     from tests.tui.support import demo_session
 
     ui = get_ui(rid)
     f = demo_session(rid, start=True).state
     keys = {a.key for a in get_ruleset(rid).actions(f)}
-    assert ui.engine_checked <= keys  # a key the engine does not list would hide the action for good
-    for action in ui.engine_checked:
-        assert ui.check(action, f, None) == next(a.available for a in get_ruleset(rid).actions(f) if a.key == action)
+    rows = [a for a in ui.actions if a.engine]
+    # a key the engine does not list would hide the action for good
+    assert {a.offer_key for a in ui.actions if a.offer_key is not None} <= keys
+    for a in rows:
+        now = Now(f, None, lambda: ui.offered(f))
+        assert ui.check(a.action, now) == next(x.available for x in get_ruleset(rid).actions(f) if x.key == a.offer_key)
+
+
+class _ClashUI(RulesetUI):
+    id = "d20"  # an engine ruleset that exists, so the offers are checked too
+    actions = (Action("shove", "b", "shove", "Shove", "Shove", "Shove someone", offer=None),)
+
+
+def test_a_slice_key_that_clashes_with_a_generic_action_is_refused_naming_both() -> None:
+    before = dict(REGISTRY)
+    try:
+        with pytest.raises(ValueError, match=r"'shove' takes the key 'b', which is the generic action 'hide'"):
+            register(_ClashUI())
+    finally:
+        REGISTRY.clear()
+        REGISTRY.update(before)
+    assert REGISTRY["d20"] is before["d20"]
+
+
+def test_a_slice_key_that_clashes_with_the_tracker_or_its_own_rows_is_refused() -> None:
+    class Tracker(_ClashUI):
+        actions = (Action("shove", "j", "shove", "Shove", "Shove", "Shove someone", offer=None),)
+
+    class Twice(_ClashUI):
+        actions = (
+            Action("shove", "z", "shove", "Shove", "Shove", "Shove someone", offer=None),
+            Action("trip", "z", "trip", "Trip", "Trip", "Trip someone", offer=None),
+        )
+
+    with pytest.raises(ValueError, match=r"'shove' takes the key 'j', which is the binding 'down'"):
+        register(Tracker())
+    with pytest.raises(ValueError, match=r"'trip' takes the key 'z', which is the d20 action 'shove'"):
+        register(Twice())
+    assert isinstance(REGISTRY["d20"], RulesetUI) and not isinstance(REGISTRY["d20"], _ClashUI)
+
+
+def test_an_optional_generic_key_the_slice_lacks_is_free() -> None:
+    # nine-phase's activity takes u: it has no generic use, so the key is its own
+    assert get_ui("ninephase").row("activity") is not None and "use" not in get_ui("ninephase").offers
+    assert next(a for a in get_ui("ninephase").actions if a.action == "activity").keys == "u"
+
+
+def test_an_action_that_differs_from_its_engine_offer_is_refused_not_silently_disabled() -> None:
+    class Renamed(_ClashUI):
+        # the engine offers "owed"; this row's action is "settle", which the engine never lists
+        actions = (Action("settle", None, "settle", "Settle", "Settle", "Settle an owed roll", engine=True),)
+
+    class Named(_ClashUI):
+        actions = (
+            Action("settle", None, "settle", "Settle", "Settle", "Settle an owed roll", engine=True, offer="owed"),
+        )
+
+    before = dict(REGISTRY)
+    try:
+        with pytest.raises(ValueError, match=r"'settle' stands for the engine offer 'settle', which the d20"):
+            register(Renamed())
+        register(Named())  # the row names the engine's key: accepted, and it follows the engine
+        f = new_fight("d20", "Offers", 1)
+        ui = get_ui("d20")
+        assert ui.check("settle", Now(f, None, lambda: ui.offered(f))) == next(
+            a.available for a in engine.get_ruleset("d20").actions(f) if a.key == "owed"
+        )
+    finally:
+        REGISTRY.clear()
+        REGISTRY.update(before)

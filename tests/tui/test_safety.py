@@ -116,15 +116,15 @@ async def test_a_failed_save_is_shown_and_the_dialog_stays(tmp_path: Path) -> No
     from saves.errors import SaveError
 
     s = demo_session("d20", start=True)
-    real_apply = s.apply
+    real_apply = s.apply_all  # the app hands every batch to the session's one transaction boundary
     broken = [True]
 
-    def apply(cmd):  # type: ignore[no-untyped-def]
+    def apply_all(cmds):  # type: ignore[no-untyped-def]
         if broken[0]:
             raise SaveError(tmp_path / "fight.fracas", "no space left on device")
-        return real_apply(cmd)
+        return real_apply(cmds)
 
-    s.apply = apply  # type: ignore[method-assign]
+    s.apply_all = apply_all  # type: ignore[method-assign]
     app = app_on(s, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         before = s.state

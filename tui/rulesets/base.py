@@ -1,9 +1,11 @@
 """What an app slice of a ruleset is made of, and the registry of slices by id.
 
 A slice says what the main screen, its panes and the dialogs show for one ruleset: its own actions
-(keys, palette, help, when they apply), the tracker's rows, the sheet's economy lines, the dialogs it
-opens and the hints of the generic forms. Nothing here imports Textual: a slice's dialogs live in a
-module of their own, imported when one opens (`dialogs` names them).
+(rows of the action table, tui/rows.py: keys, palette, help, dialog, when they apply), the tracker's
+rows, the sheet's economy lines, the dialogs that replace generic ones and the hints of the generic
+forms. Nothing here imports Textual: a slice's dialogs live in a module of their own, imported when
+one opens. `register` refuses a slice whose rows would not work: a default key another action of
+the same place already has, or an engine offer its ruleset does not make.
 """
 
 from __future__ import annotations
@@ -11,35 +13,17 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any, ClassVar
 
-import msgspec
 from rich.text import Text
 
-from engine import RuleError
+from engine import RuleError, get_ruleset, new_fight
 from engine.plugins import get_plugin, plugins
+from tui.rows import GENERIC, OPTIONAL, OTHER_KEYS, OVERLAPS, Action, Now  # noqa: F401 (OPTIONAL: re-exported by tui.rulesets)
 from tui.text import clean
 
 if TYPE_CHECKING:
     from engine.ruleset import Ruleset
     from engine.state import Combatant, Duration, Fight
     from tui.views import Row, Styles
-
-
-class Action(msgspec.Struct, frozen=True):
-    """One row of the action table (tui/actions.py): a key binding, a footer label, a palette entry
-    and a help line. `after`: for a ruleset's own row, the generic row it is listed after."""
-
-    id: str
-    keys: str | None
-    action: str
-    label: str  # short, for the footer
-    title: str  # for the palette and help
-    help: str
-    show: bool = True
-    after: str = ""
-
-
-# generic actions only some rulesets have (a slice lists the ones it has in `offers`)
-OPTIONAL = frozenset({"use", "attack", "initiative"})
 
 
 class UnknownRuleset(RuleError):
@@ -52,12 +36,9 @@ class RulesetUI:
     id: ClassVar[str] = ""
     actions: ClassVar[tuple[Action, ...]] = ()  # its own rows in the action table
     offers: ClassVar[frozenset[str]] = frozenset()  # which OPTIONAL generic actions it has
-    needs_selection: ClassVar[frozenset[str]] = frozenset()  # own actions done to the selected one
-    # action -> "module:Class" of the dialog it opens (a generic action's entry replaces its dialog)
+    # generic action -> "module:Class" of the dialog that replaces the generic one (its own rows
+    # name their dialogs themselves)
     dialogs: ClassVar[dict[str, str]] = {}
-    # own actions that apply exactly when the engine's ruleset offers them (Ruleset.actions), so the
-    # rule is written once; the others' own checks are kept where the engine's would change the footer
-    engine_checked: ClassVar[frozenset[str]] = frozenset()
 
     # --- form hints -----------------------------------------------------------------------------
     roll_dice = "d20"  # what the roll dialog starts with
@@ -82,32 +63,54 @@ class RulesetUI:
         """Whether this ruleset has `action` at all (the others are hidden from footer and palette)."""
         return action in self.offers or any(a.action == action for a in self.actions)
 
-    def check(self, action: str, f: Fight, c: Combatant | None) -> bool | None:
-        """Whether one of its own actions applies now (read-only fights and a missing selection are
-        already refused): the engine's answer for those in `engine_checked`, else while the fight is
-        under way, with someone in it."""
-        if action in self.engine_checked:
-            return self.offered(f).get(action, False)
-        return f.started and not f.ended and bool(f.combatants)
+    def lists(self, a: Action) -> bool:
+        """Whether row `a` of the action table is one of this ruleset's (footer, palette, help)."""
+        if any(x is a for x in self.actions):
+            return True
+        return any(x is a for x in GENERIC) and (not a.optional or a.action in self.offers)
+
+    def row(self, action: str) -> Action | None:
+        """Its own row for `action`, else the generic one if it has that (None: not in this ruleset)."""
+        for a in self.actions:
+            if a.action == action:
+                return a
+        a = GENERIC_BY_ACTION.get(action.partition("(")[0])
+        if a is None or (a.optional and action not in self.offers):
+            return None
+        return a
+
+    def check(self, action: str, now: Now) -> bool:
+        """Whether the row of `action` applies now (read-only fights and a missing selection are
+        already refused): the engine's answer when the row leaves it to the engine, else its own."""
+        a = self.row(action)
+        if a is None:
+            return False
+        if a.engine and a.offer_key is not None:
+            offered = now.offered(a.offer_key)
+            if offered is not None:  # an offer the engine does not make never hides the key
+                return offered
+        return a.enabled(now) if a.enabled is not None else True
 
     def offered(self, f: Fight) -> dict[str, bool]:
         """The engine's actions for `f` (key -> available), worked out once per state: the footer asks
         for every binding on every refresh."""
         cached = self.__dict__.get("_offered")
         if cached is None or cached[0] is not f:
-            from engine import get_ruleset
-
             cached = (f, {a.key: a.available for a in get_ruleset(f.ruleset).actions(f)})
             self.__dict__["_offered"] = cached
         return cached[1]
 
-    def dialog(self, action: str) -> type | None:
-        """The dialog class `action` opens in this ruleset, imported now; None for the generic one."""
+    def dialog(self, action: str) -> Any | None:
+        """What `action` opens in this ruleset (a screen class or a function, see Action.dialog),
+        imported now; None when it opens nothing."""
         where = self.dialogs.get(action)
         if where is None:
+            a = self.row(action)
+            where = a.dialog if a is not None else ""
+        if not where:
             return None
         module, _, name = where.partition(":")
-        return getattr(importlib.import_module(module), name)  # type: ignore[no-any-return]
+        return getattr(importlib.import_module(module), name)
 
     # --- the tracker and the sheet --------------------------------------------------------------
     def tracker_rows(self, f: Fight, rs: Ruleset, width: int, st: Styles) -> list[Row]:
@@ -168,12 +171,70 @@ class _Slices(dict[str, "RulesetUI"]):
 REGISTRY: dict[str, RulesetUI] = _Slices()
 
 
+# by the method part of the action ("export('md')": "export"), as Textual asks check_action
+GENERIC_BY_ACTION = {a.action.partition("(")[0]: a for a in GENERIC}
+
+
 def register(ui: RulesetUI) -> RulesetUI:
-    """Make `ui` the app's slice of its ruleset (a slice module calls this when imported)."""
+    """Make `ui` the app's slice of its ruleset (a slice module calls this when imported). Refused
+    (ValueError, naming both actions) when one of its default keys is another action's in the same
+    place, or when one of its rows stands for an offer its engine ruleset does not make."""
     if not ui.id:
         raise ValueError("A ruleset's app slice needs the ruleset's id.")
+    _check_keys(ui)
+    _check_offers(ui)
     REGISTRY[ui.id] = ui
     return ui
+
+
+def _keys_of(keys: str | None) -> list[str]:
+    return [k.strip() for k in (keys or "").split(",") if k.strip()]
+
+
+def _check_keys(ui: RulesetUI) -> None:
+    """A slice's own keys against every other binding reachable on the main screen in its fights:
+    the generic rows it has, its other rows, and the tracker's and the panes' keys (the main
+    screen's bindings take priority, so a clash would take their key away)."""
+    taken: dict[str, str] = {}
+    for a in GENERIC:
+        if not a.optional or a.action in ui.offers:
+            for key in _keys_of(a.keys):
+                taken.setdefault(key, f"the generic action '{a.id}'")
+    for bid, (place, keys) in OTHER_KEYS.items():
+        if place == "app" or place in OVERLAPS["main"]:
+            for key in _keys_of(keys):
+                taken.setdefault(key, f"the binding '{bid}'")
+    for a in ui.actions:
+        for key in _keys_of(a.keys):
+            other = taken.get(key)
+            if other is not None:
+                raise ValueError(
+                    f"The {ui.id} slice's action '{a.id}' takes the key '{key}', which is {other}'s: "
+                    "give it another key."
+                )
+            taken[key] = f"the {ui.id} action '{a.id}'"
+
+
+def _check_offers(ui: RulesetUI) -> None:
+    """Each own row's engine offer must be one the engine ruleset makes: a key it never lists would
+    hide the action (or its reason) for good. A ruleset whose engine is registered after its slice is
+    checked when its first fight is shown (get_ui)."""
+    try:
+        rules = get_ruleset(ui.id)
+    except RuleError:
+        return
+    keys = {a.key for a in rules.actions(new_fight(ui.id))}
+    for a in ui.actions:
+        if a.offer_key is not None and a.offer_key not in keys:
+            raise ValueError(
+                f"The {ui.id} slice's action '{a.id}' stands for the engine offer '{a.offer_key}', which "
+                f"the {ui.id} ruleset does not make (it offers {', '.join(sorted(keys))}): set the row's "
+                "`offer` to the engine's key, or None for an action of the app's own."
+            )
+    CHECKED.add(ui.id)
+
+
+CHECKED: set[str] = set()  # slices whose offers were checked against their engine ruleset
 
 
 def get_ui(rid: str) -> RulesetUI:
@@ -182,6 +243,8 @@ def get_ui(rid: str) -> RulesetUI:
     if ui is None:
         known = ", ".join(sorted({*REGISTRY, *(p.id for p in plugins() if p.ui)}))
         raise UnknownRuleset(f"The app cannot show ruleset '{clean(rid)}' (it knows {known}).")
+    if rid not in CHECKED:
+        _check_offers(ui)
     return ui
 
 

@@ -7,6 +7,7 @@ from engine.rules.ninephase.clock import PHASES
 
 @register_event
 class ChannelBegun(Event, tag="channel"):
+    public = True  # the players see channels begin, resolve and break
     who: str
     name: str
     activity: str
@@ -22,6 +23,7 @@ class ChannelBegun(Event, tag="channel"):
 
 @register_event
 class ChannelResolved(Event, tag="channel_done"):
+    public = True  # the players see channels begin, resolve and break
     who: str
     name: str
     activity: str
@@ -33,6 +35,8 @@ class ChannelResolved(Event, tag="channel_done"):
 
 @register_event
 class ChannelInterrupted(Event, tag="channel_broken"):
+    public = True  # the players see channels begin, resolve and break
+    log_role = "bad"  # a channel lost: the log shows it as harm
     who: str
     name: str
     activity: str

@@ -33,10 +33,10 @@ class PlainListUI(RulesetUI):
             "Shove someone Prone",
             "The acting combatant spends its action to knock another one Prone (Plain list)",
             after="use",
+            engine=True,  # exactly when PlainList.rules_actions offers it
+            dialog="plainlist.dialogs:ShoveDialog",
         ),
     )
-    dialogs = {"shove": "plainlist.dialogs:ShoveDialog"}
-    engine_checked = frozenset({"shove"})  # exactly when PlainList.rules_actions offers it
 
     start_hint = "Initiative: each combatant's Initiative stat, highest first (ties in the order added)."
     start_rolls = False

@@ -7,6 +7,7 @@ from rich.text import Text
 
 from engine.ruleset import Ruleset
 from engine.state import Combatant, Fight
+from tui.rows import Now, live
 from tui.rulesets.base import Action, RulesetUI, register
 from tui.text import span
 from tui.views import (
@@ -42,6 +43,12 @@ def cosmere_group(c: Combatant) -> int:
     return (0 if s == "fast" else 2) + (0 if c.kind == "pc" else 1)
 
 
+def may_choose(n: Now) -> bool:
+    """Choosing a pace, or taking the turn now: one that has not acted yet and is not acting."""
+    c = n.selected
+    return live(n) and c is not None and not c.economy.done and n.fight.current != c.id
+
+
 class CosmereUI(RulesetUI):
     id = "cosmere"
     common_conditions = ("Slowed", "Prone", "Braced", "Squeezing", "Surprised")
@@ -56,6 +63,8 @@ class CosmereUI(RulesetUI):
             "Fall",
             "The selected combatant falls: 1d6 impact per 10 ft, Prone (Cosmere)",
             after="attack",
+            engine=True,
+            dialog=f"{DIALOGS}:CosmereFallDialog",
         ),
         Action(
             "terrain",
@@ -65,6 +74,8 @@ class CosmereUI(RulesetUI):
             "Move into dangerous terrain",
             "Its damage now and at the start of each turn there, until the condition is removed (Cosmere)",
             after="attack",
+            engine=True,
+            dialog=f"{DIALOGS}:CosmereTerrainDialog",
         ),
         Action(
             "grant",
@@ -74,6 +85,8 @@ class CosmereUI(RulesetUI):
             "Grant extra actions or reactions",
             "A talent or effect grants more actions (on its own turn) or reactions (Cosmere)",
             after="attack",
+            engine=True,
+            dialog=f"{DIALOGS}:CosmereGrantDialog",
         ),
         Action(
             "speed",
@@ -83,6 +96,10 @@ class CosmereUI(RulesetUI):
             "Choose fast or slow",
             "Choose a fast or slow turn for this round (Cosmere)",
             after="use",
+            selection=True,
+            enabled=may_choose,
+            offer="fast_slow",
+            dialog=f"{DIALOGS}:SpeedDialog",
         ),
         Action(
             "take_turn",
@@ -93,29 +110,17 @@ class CosmereUI(RulesetUI):
             "The selected combatant takes its turn now (Cosmere)",
             show=False,
             after="use",
+            selection=True,
+            enabled=may_choose,
+            dialog=f"{DIALOGS}:take_turn",
         ),
     )
-    needs_selection = frozenset({"speed", "take_turn"})
-    dialogs = {
-        "attack": f"{DIALOGS}:CosmereAttackDialog",
-        "speed": f"{DIALOGS}:SpeedDialog",
-        "fall": f"{DIALOGS}:CosmereFallDialog",
-        "terrain": f"{DIALOGS}:CosmereTerrainDialog",
-        "grant": f"{DIALOGS}:CosmereGrantDialog",
-    }
-
-    engine_checked = frozenset({"fall", "terrain", "grant"})
+    dialogs = {"attack": f"{DIALOGS}:CosmereAttackDialog"}
 
     start_hint = "A d20 per combatant breaks ties of Speed. Leave blank and the app rolls it."
     use_choices = (("Action", "action"), ("Free action", "free"), ("Reaction", "reaction"))
     use_name_hint = "Strike, Move, Reactive Strike, ... (optional)"
     use_cost = True
-
-    def check(self, action: str, f: Fight, c: Combatant | None) -> bool | None:
-        if action in ("speed", "take_turn"):
-            live = f.started and not f.ended
-            return live and c is not None and not c.economy.done and f.current != c.id
-        return super().check(action, f, c)
 
     def tracker_rows(self, f: Fight, rs: Ruleset, width: int, st: Styles) -> list[Row]:
         cols = [

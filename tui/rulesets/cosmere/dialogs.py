@@ -16,8 +16,19 @@ from textual.widget import Widget
 from textual.widgets import Checkbox, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from engine import RuleError
+import engine.library as L
+from engine import RuleError, apply
 from engine.commands import Command
+from engine.rules.cosmere.combat import (
+    DEFENSES,
+    CosmereAttack,
+    CosmereAttackRolled,
+    EnterTerrain,
+    Fall,
+    Grant,
+    TargetResult,
+    attack_preview,
+)
 from engine.rules.cosmere.commands import ChooseSpeed, StartTurn
 from tui.attack import MODES, AttackBase, pct
 from tui.dialogs import (
@@ -32,6 +43,7 @@ from tui.dialogs import (
     parse_int,
     picker_order,
     row,
+    send,
     table_rolls,
     words,
 )
@@ -102,8 +114,6 @@ class CosmereAttackDialog(AttackBase):
         return row("Table d20 (optional)", typed, id="r-given")
 
     def attack_types(self) -> tuple[type, ...]:
-        from engine.rules.cosmere.combat import CosmereAttack
-
         return (CosmereAttack,)
 
     def recall(self, cmd: Any) -> dict[str, Any]:
@@ -118,8 +128,6 @@ class CosmereAttackDialog(AttackBase):
         }
 
     def weapon_values(self, sb: L.Statblock, attack: Any) -> tuple[dict[str, Any], dict[str, Any]]:
-        import engine.library as L
-
         f = L.attack_fields(sb, attack)
         widgets = {
             "modifier": str(f["modifier"]),
@@ -237,8 +245,6 @@ class CosmereAttackDialog(AttackBase):
         return super().focus_previous(selector)
 
     def fields(self) -> ComposeResult:
-        from engine.rules.cosmere.combat import DEFENSES
-
         hint = self.ON_A_HIT["damage_given"][1 if self.dice_first else 0]
         dgiven = row("Table damage dice", field(placeholder=hint, id="damage_given"), id="r-dgiven")
         if self.dice_first:
@@ -317,8 +323,6 @@ class CosmereAttackDialog(AttackBase):
             boxes.first().focus()
 
     def build(self) -> Command:
-        from engine.rules.cosmere.combat import CosmereAttack
-
         everyone = [c.id for c in self.fight.combatants]
         targets = tuple(cid for cid in everyone if self.ticked("t", cid))
         if not targets:
@@ -352,8 +356,6 @@ class CosmereAttackDialog(AttackBase):
         )
 
     def odds(self) -> Text:
-        from engine.rules.cosmere.combat import attack_preview
-
         cmd: Any = replace(self.build(), given=None, damage_given=None)  # type: ignore[type-var]
         odds = attack_preview(self.fight, cmd)  # refuses a target out of reach or range
         feet = cmd.distance * len(cmd.targets) if len(cmd.distance) == 1 else cmd.distance
@@ -382,16 +384,12 @@ class CosmereAttackDialog(AttackBase):
 
     def dry_run(self, cmd: Any) -> tuple[Any, ...]:
         """The attack's events as the typed dice leave them, without the after-roll choices."""
-        from engine import apply
-
         _, events = apply(self.fight, replace(cmd, graze=(), critical=False))
         return events
 
     def landing(self) -> Text:
         """Whom the typed d20 hits, shown before the damage dice are asked for (only if it hits or
         may graze: otherwise the attack goes with no damage roll)."""
-        from engine.rules.cosmere.combat import CosmereAttackRolled, TargetResult
-
         cmd = self.build()
         if cmd.given is None:
             return Text("")
@@ -411,8 +409,6 @@ class CosmereAttackDialog(AttackBase):
         return t
 
     def action_submit(self) -> None:
-        from engine.rules.cosmere.combat import CosmereAttackRolled, TargetResult
-
         try:
             self.require_table_dice()
             cmd = self.build()
@@ -547,8 +543,6 @@ class CosmereFallDialog(RulesDialog):
         self.query_one("#feet", Input).focus()  # the height says how many dice: it comes first
 
     def build(self) -> Command:
-        from engine.rules.cosmere.combat import Fall
-
         feet = parse_int(self.value("feet"), "Feet", 0, 10_000)
         given, total = self.given_or_total(f"{feet // 10}d6" if feet >= 10 else "")
         return Fall(self.subject, feet, given, total)
@@ -569,8 +563,6 @@ class CosmereTerrainDialog(RulesDialog):
         self.query_one("#damage", Input).focus()  # the dice to roll come before the dice rolled
 
     def build(self) -> Command:
-        from engine.rules.cosmere.combat import EnterTerrain
-
         damage = self.value("damage").strip()
         if not damage:
             raise FormError("The terrain's damage: give dice like 1d4.")
@@ -595,6 +587,10 @@ class CosmereGrantDialog(RulesDialog):
         self.query_one("#actions", Choice).focus()
 
     def build(self) -> Command:
-        from engine.rules.cosmere.combat import Grant
-
         return Grant(self.subject, self.choice("actions"), self.choice("reactions"), self.value("label").strip())
+
+
+def take_turn(screen: Any, who: str) -> None:
+    """ "Take the turn now" opens nothing: the command goes (asking first for the start-of-turn dice
+    the table rolls)."""
+    send(screen.fracas, StartTurn(who))

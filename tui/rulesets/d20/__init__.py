@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine.ruleset import Ruleset
 from engine.state import Fight
+from tui.rows import under_way
 from tui.rulesets.base import Action, RulesetUI, register
 from tui.views import Column, Row, Styles, economy_cell, health_cell, init_cell, list_rows, name_cell, stat_cell
 
@@ -37,6 +38,8 @@ class D20UI(RulesetUI):
             "Settle an owed roll",
             "A save the rules made due (concentration, Confused): roll it, enter it or waive it",
             after="attack",
+            engine=True,
+            dialog=f"{DIALOGS}:settle_owed",
         ),
         Action(
             "ready",
@@ -46,6 +49,8 @@ class D20UI(RulesetUI):
             "Ready an action",
             "Spend the action to hold another for a trigger (d20)",
             after="attack",
+            enabled=under_way,  # the engine also asks for an action left: its check would change the footer
+            dialog=f"{DIALOGS}:D20ReadyDialog",
         ),
         Action(
             "release",
@@ -55,16 +60,11 @@ class D20UI(RulesetUI):
             "Take the readied action",
             "The trigger came: the readied action, spending the reaction (d20)",
             after="attack",
+            enabled=under_way,
+            dialog=f"{DIALOGS}:D20ReleaseDialog",
         ),
     )
-    dialogs = {
-        "attack": f"{DIALOGS}:D20AttackDialog",
-        "use": f"{DIALOGS}:D20UseDialog",
-        "ready": f"{DIALOGS}:D20ReadyDialog",
-        "release": f"{DIALOGS}:D20ReleaseDialog",
-    }
-
-    engine_checked = frozenset({"owed"})  # ready, release: the engine also asks for an action left
+    dialogs = {"attack": f"{DIALOGS}:D20AttackDialog", "use": f"{DIALOGS}:D20UseDialog"}
 
     start_hint = "Initiative: d20 + Dex modifier. Leave a die blank and the app rolls it."
     companions = True

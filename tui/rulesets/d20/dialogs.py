@@ -12,8 +12,24 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
+import engine.library as L
+from engine import apply
 from engine import commands as C
 from engine.commands import Command
+from engine.rules.d20 import combat as X
+from engine.rules.d20.combat import (
+    AttackRolled,
+    D20Attack,
+    D20Test,
+    Grapple,
+    Ready,
+    Release,
+    ShieldBash,
+    attack_preview,
+    exhaustion,
+    mod,
+    movement_left,
+)
 from engine.state import Combatant, Due, Fight
 from tui.attack import MODES, AttackBase, pct
 from tui.dialogs import (
@@ -164,8 +180,6 @@ class D20AttackDialog(AttackBase):
             self._bonus_hint()
 
     def attack_types(self) -> tuple[type, ...]:
-        from engine.rules.d20.combat import D20Attack
-
         return (D20Attack,)
 
     def recall(self, cmd: Any) -> dict[str, Any]:
@@ -190,8 +204,6 @@ class D20AttackDialog(AttackBase):
             self._show_rows()  # a statblock attack sets What back to Attack
 
     def weapon_values(self, sb: L.Statblock, attack: Any) -> tuple[dict[str, Any], dict[str, Any]]:
-        import engine.library as L
-
         f = L.attack_fields(sb, attack)
         ability = f.get("ability", "")
         found = self.query("#use")  # not there yet while the dialog is being composed
@@ -250,7 +262,6 @@ class D20AttackDialog(AttackBase):
             return
         if self.value("damage_given").strip():
             return
-        from engine.rules.d20.combat import D20Attack
 
         cmd = self.attack()
         if isinstance(cmd, D20Attack) and not cmd.damage:
@@ -268,9 +279,6 @@ class D20AttackDialog(AttackBase):
 
     def dry_run(self, cmd: Command) -> Any | None:
         """The attack as the typed die leaves it (its AttackRolled), without doing it."""
-        from engine import apply
-        from engine.rules.d20.combat import AttackRolled
-
         _, events = apply(self.fight, cmd)
         return next((e for e in events if isinstance(e, AttackRolled)), None)
 
@@ -306,10 +314,6 @@ class D20AttackDialog(AttackBase):
     def build(self) -> Command | list[Command]:
         """The attack; with a statblock attack's parts of another type, a dry run decides whether it
         hits, and each part follows as its own Damage (doubled dice on a critical)."""
-        import engine.library as L
-        from engine import apply
-        from engine.rules.d20.combat import AttackRolled
-
         cmd = self.missed(self.attack())
         extra = self.extra_parts()
         if not extra or table_rolls(self.fight, self.attacker):
@@ -333,8 +337,6 @@ class D20AttackDialog(AttackBase):
         return replace(cmd, damage_given=None) if rolled is not None and rolled.outcome == "miss" else cmd
 
     def attack(self) -> Command:
-        from engine.rules.d20.combat import D20Attack, Grapple, ShieldBash
-
         target = self.choice("target") or ""
         if not target:
             raise FormError("Choose a target.")
@@ -399,8 +401,6 @@ class D20AttackDialog(AttackBase):
         return 0, "dex" if kind == "ranged" else "str"
 
     def odds(self) -> Text:
-        from engine.rules.d20.combat import D20Attack, ShieldBash, attack_preview
-
         cmd = self.attack()
         if not isinstance(cmd, (D20Attack, ShieldBash)):
             return Text("Athletics against Athletics or Acrobatics: the higher total wins.", style="dim")
@@ -413,8 +413,6 @@ class D20AttackDialog(AttackBase):
         if isinstance(cmd, D20Attack) and cmd.ability:
             t.append(f" ({self._worked_out(cmd)})", style="dim")
         else:
-            from engine.rules.d20.combat import exhaustion
-
             tired = exhaustion(self.fight.get(cmd.who))
             if tired:
                 t.append(f" (Exhaustion -{tired})", style="dim")
@@ -436,8 +434,6 @@ class D20AttackDialog(AttackBase):
 
     def _worked_out(self, cmd: Any) -> str:
         """How the bonus was worked out from the sheet, and what the damage adds."""
-        from engine.rules.d20.combat import mod
-
         c = self.fight.get(cmd.who)
         m = mod(c.stat(cmd.ability, 10))
         parts = [f"{cmd.ability.capitalize()} {m:+d}"]
@@ -445,7 +441,6 @@ class D20AttackDialog(AttackBase):
             parts.append(f"proficiency {c.stat('prof', 2):+d}")
         if cmd.bonus:
             parts.append(f"{cmd.bonus:+d}")
-        from engine.rules.d20.combat import exhaustion
 
         if exhaustion(c):
             parts.append(f"Exhaustion -{exhaustion(c)}")
@@ -470,8 +465,6 @@ USES: list[tuple[str | Text, str]] = [
 def d20_uses(c: Combatant) -> list[tuple[str | Text, str]]:
     """The d20 parts of the turn, then the named uses that do something, each with what it costs.
     A value is the part used, or "part:Name" for a named use."""
-    from engine.rules.d20 import combat as X
-
     speed = X.effective_speed(c)[0]
     stand = f"{max(1, speed // 2)} ft of the move (half)" if speed > 0 else "half the speed (the move)"
     return [
@@ -502,8 +495,6 @@ class D20UseDialog(UseDialog):
         yield row("Helping", Choice(self._allies(), self.preset or None, id="target"), id="row-target")
 
     def _distance_hint(self) -> str:
-        from engine.rules.d20.combat import movement_left
-
         return f"feet moved; empty = all of it ({movement_left(self.target)} ft left)"
 
     def _allies(self) -> list[tuple[str | Text, str]]:
@@ -568,8 +559,6 @@ class D20ReadyDialog(RulesDialog):
         yield row("Trigger", field(placeholder="when the door opens (optional)", id="trigger"))
 
     def build(self) -> Command:
-        from engine.rules.d20.combat import Ready
-
         action = self.value("action").strip()
         if not action:
             raise FormError("Ready which action? Name it.")
@@ -600,8 +589,6 @@ class D20ReleaseDialog(RulesDialog):
             w.update(Text(f"Readied: {held}" if held else "Nothing readied."))  # type: ignore[attr-defined]
 
     def build(self) -> Command:
-        from engine.rules.d20.combat import Release
-
         return Release(self.subject)
 
 
@@ -662,8 +649,6 @@ class OwedRollDialog(Dialog):
         self.query_one("#given", Input).focus()
 
     def build(self) -> Command:
-        from engine.rules.d20.combat import D20Test
-
         resolves = self.due.what
         if self.choice("how") == "waive":
             return D20Test(self.who, resolves=resolves, waive=True)
@@ -708,3 +693,8 @@ class OwedPrompter:
                 return
         if force:
             screen.notify("No rolls are owed.", markup=False)
+
+
+def settle_owed(screen: MainScreen, who: str) -> None:
+    """ "Settle an owed roll" (the palette): ask for the first owed roll now, even one escaped before."""
+    screen.settle_owed()

@@ -10,6 +10,7 @@ from engine.rules.ninephase.board import board, for_rounds, for_time, rest_of_ro
 from engine.rules.ninephase.clock import PHASES
 from engine.ruleset import Ruleset
 from engine.state import Combatant, Duration, Fight
+from tui.rows import live
 from tui.rulesets.base import Action, RulesetUI, register
 from tui.text import clean, fit, literal, span
 from tui.views import (
@@ -128,18 +129,14 @@ class NinePhaseUI(RulesetUI):
             "Take an activity in this phase",
             "Act or react in the current phase (nine-phase)",
             after="use",
+            selection=True,
+            enabled=live,
+            dialog=f"{DIALOGS}:ActivityDialog",
         ),
     )
-    needs_selection = frozenset({"activity"})
-    dialogs = {"activity": f"{DIALOGS}:ActivityDialog"}
 
     start_hint = "Round 1 begins in phase 1; nine-phase has no initiative roll and no surprise."
     start_rolls = False
-
-    def check(self, action: str, f: Fight, c: Combatant | None) -> bool | None:
-        if action == "activity":
-            return f.started and not f.ended
-        return super().check(action, f, c)
 
     def condition_durations(self, f: Fight, kinds: list[str]) -> list[str]:
         if not f.started:

@@ -11,7 +11,9 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
+import engine.library as L
 from engine.commands import Command
+from engine.rules.ninephase import catalog as K
 from engine.rules.ninephase.commands import Activity
 from tui.dialogs import (
     ActingDialog,
@@ -44,9 +46,6 @@ class ActivityDialog(ActingDialog):
     def _options(self) -> list[Option]:
         """The user's activities: its statblock's first (the first of them is enter), the fight's
         catalog, its channels to stop, then one typed in below."""
-        import engine.library as L
-        from engine.rules.ninephase import catalog as K
-
         f = self.fight
         opts = []
         # option ids are positions, never names: two entries (or two channels) of one name are possible
@@ -162,14 +161,10 @@ class ActivityDialog(ActingDialog):
         return self._picks.get(opt.id or "", "") if opt is not None else ""
 
     def _spec(self, oid: str) -> Any:
-        from engine.rules.ninephase import catalog as K
-
         return K.find(self.fight, oid[4:]) if oid.startswith("cat:") else None
 
     def _statblock_activity(self, oid: str) -> dict[str, Any] | None:
         """The Activity fields of the statblock activity picked (its Speed Factor already in `earliest`)."""
-        import engine.library as L
-
         if not oid.startswith("sb:"):
             return None
         sb = L.statblock_of(self.fight.ruleset, self.target)
@@ -202,8 +197,6 @@ class ActivityDialog(ActingDialog):
         return key, amount or 1
 
     def use(self) -> Command | list[Command]:
-        from engine.rules.ninephase import catalog as K
-
         oid = self._picked_id()
         picked = self._statblock_activity(oid)
         if picked is not None:

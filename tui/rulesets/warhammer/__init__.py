@@ -7,6 +7,7 @@ from engine import get_ruleset
 from engine.rules.warhammer.combat import resolute, tier
 from engine.ruleset import Ruleset
 from engine.state import Combatant, Fight
+from tui.rows import Now, under_way
 from tui.rulesets.base import Action, RulesetUI, register
 from tui.views import (
     DOWN,
@@ -48,6 +49,11 @@ COLUMNS = [
 ]
 
 
+def may_spend_fortune(n: Now) -> bool:
+    # the engine's own check: at the start of a round, before anyone acts
+    return not get_ruleset(n.fight.ruleset).fortune_refusal(n.fight)  # type: ignore[attr-defined]
+
+
 class WarhammerUI(RulesetUI):
     id = "warhammer"
     common_conditions = ("Prone", "Stunned", "Seriously injured", "Critically wounded", "Surprised")
@@ -61,6 +67,8 @@ class WarhammerUI(RulesetUI):
             "Roll a critical injury",
             "A critical outside an attack: damage past 0 Wounds, a fall, a trap (Warhammer)",
             after="attack",
+            engine=True,
+            dialog=f"{DIALOGS}:WarhammerCriticalDialog",
         ),
         Action(
             "willpower",
@@ -70,6 +78,8 @@ class WarhammerUI(RulesetUI):
             "Test Willpower to keep fighting",
             "A champion at 0 Wounds without Resolve tests Willpower (Warhammer)",
             after="attack",
+            enabled=under_way,  # the engine offers it to champions only: its dialog says who may
+            dialog=f"{DIALOGS}:WarhammerWillpowerDialog",
         ),
         Action(
             "fortune",
@@ -79,17 +89,12 @@ class WarhammerUI(RulesetUI):
             "Spend Fortune for a slot",
             "Spend a Fortune point to act at a chosen place this round (Warhammer)",
             after="use",
+            selection=True,
+            enabled=may_spend_fortune,
+            dialog=f"{DIALOGS}:FortuneDialog",
         ),
     )
-    needs_selection = frozenset({"fortune"})
-    dialogs = {
-        "attack": f"{DIALOGS}:WarhammerAttackDialog",
-        "fortune": f"{DIALOGS}:FortuneDialog",
-        "wh_critical": f"{DIALOGS}:WarhammerCriticalDialog",
-        "willpower": f"{DIALOGS}:WarhammerWillpowerDialog",
-    }
-
-    engine_checked = frozenset({"wh_critical"})  # willpower: the engine offers it to champions only
+    dialogs = {"attack": f"{DIALOGS}:WarhammerAttackDialog"}
 
     start_hint = "Initiative test: d100 against Initiative. Leave blank and the app rolls it."
     flag_hint = "shield, offhand, twohanded (bonus parries)"
@@ -102,12 +107,6 @@ class WarhammerUI(RulesetUI):
     )
     use_name_hint = "what it does (optional)"
     use_target = True
-
-    def check(self, action: str, f: Fight, c: Combatant | None) -> bool | None:
-        if action == "fortune":
-            # the engine's own check: at the start of a round, before anyone acts
-            return not get_ruleset(f.ruleset).fortune_refusal(f)  # type: ignore[attr-defined]
-        return super().check(action, f, c)
 
     def tracker_rows(self, f: Fight, rs: Ruleset, width: int, st: Styles) -> list[Row]:
         return list_rows(f, rs, COLUMNS, width, st, zero=zero_wounds)

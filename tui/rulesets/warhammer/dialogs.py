@@ -11,9 +11,22 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
+import engine.library as L
 from engine import RuleError
 from engine.commands import Command
 from engine.events import describe
+from engine.rules.warhammer.combat import (
+    LOCATIONS,
+    OPTIONS,
+    Attack,
+    Critical,
+    KeepFighting,
+    attack_odds,
+    defence_choices,
+    may_deflect,
+    preview_attack,
+    tier,
+)
 from engine.rules.warhammer.commands import Fortune
 from engine.state import Combatant
 from tui.attack import AttackBase, pct
@@ -28,6 +41,7 @@ from tui.dialogs import (
     parse_given,
     parse_int,
     row,
+    table_rolls,
 )
 from tui.text import literal, span
 
@@ -66,8 +80,6 @@ class WarhammerAttackDialog(AttackBase):
         return row("Table d100 attack", field(placeholder=hint, id="given_attack"), id="r-gattack")
 
     def weapon_values(self, sb: L.Statblock, attack: Any) -> tuple[dict[str, Any], dict[str, Any]]:
-        import engine.library as L
-
         f = L.attack_fields(sb, attack)
         widgets = {
             "weapon": f["weapon"],
@@ -79,8 +91,6 @@ class WarhammerAttackDialog(AttackBase):
         return widgets, {}
 
     def attack_types(self) -> tuple[type, ...]:
-        from engine.rules.warhammer.combat import Attack
-
         return (Attack,)
 
     def recall(self, cmd: Any) -> dict[str, Any]:
@@ -94,8 +104,6 @@ class WarhammerAttackDialog(AttackBase):
         }
 
     def fields(self) -> ComposeResult:
-        from engine.rules.warhammer.combat import OPTIONS
-
         after_hit = [
             row(
                 "Table d10 damage", field(placeholder=self.hit_hint("given_damage"), id="given_damage"), id="r-gdamage"
@@ -142,8 +150,6 @@ class WarhammerAttackDialog(AttackBase):
             yield from after_hit
 
     def _base(self) -> Any:
-        from engine.rules.warhammer.combat import Attack
-
         target = self.choice("target") or ""
         if not target:
             raise FormError("Choose a target.")
@@ -164,8 +170,6 @@ class WarhammerAttackDialog(AttackBase):
 
     def _refresh_defences(self) -> None:
         """The defender's choices follow the weapon (missiles cannot be parried) and its reactions."""
-        from engine.rules.warhammer.combat import defence_choices
-
         ch = self.query_one("#defence", Choice)
         keep = ch.value
         opts: list[tuple[str | Text, str]] = [("none", "")]
@@ -182,8 +186,6 @@ class WarhammerAttackDialog(AttackBase):
             ch.refresh()
 
     def odds(self) -> Text:
-        from engine.rules.warhammer.combat import attack_odds, defence_choices
-
         self._refresh_defences()
         cmd = replace(self._base(), defence=self.choice("defence"))
         o = attack_odds(self.fight, cmd)
@@ -202,8 +204,6 @@ class WarhammerAttackDialog(AttackBase):
 
     def landing(self) -> Text:
         """What the typed d100 did (hit, critical, fumble, miss), before the damage die is asked for."""
-        from engine.rules.warhammer.combat import preview_attack
-
         cmd = self.build()
         if cmd.given_attack is None:
             return Text("")
@@ -238,8 +238,6 @@ class WarhammerAttackDialog(AttackBase):
         return super().hit_hint(wid)
 
     def _table(self) -> bool:
-        from tui.dialogs import table_rolls
-
         return table_rolls(self.fight, self.attacker)
 
     def build(self) -> Command:
@@ -253,8 +251,6 @@ class WarhammerAttackDialog(AttackBase):
         )
 
     def require_table_dice(self) -> None:
-        from engine.rules.warhammer.combat import preview_attack
-
         super().require_table_dice()
         if self.choice("defence"):  # the defender's test is rolled by its own side
             self.require_dice(self.choice("target") or "", "defence", "given_defence")
@@ -276,8 +272,6 @@ class WarhammerAttackDialog(AttackBase):
                 raise FormError(f"A hit: now type {what} rolled.")
 
     def action_submit(self) -> None:
-        from engine.rules.warhammer.combat import preview_attack
-
         try:
             self.require_table_dice()
             cmd = self.build()
@@ -307,8 +301,6 @@ class WarhammerOutcomeDialog(Dialog):
         return Text("The attack as rolled: settle what the table decides, then apply")
 
     def fields(self) -> ComposeResult:
-        from engine.rules.warhammer.combat import may_deflect, tier
-
         for e in self.events:
             yield Static(Text(describe(e)), classes="wide-label")
         r = self.report
@@ -385,8 +377,6 @@ class WarhammerCriticalDialog(RulesDialog):
     TITLE = "A critical injury outside an attack (damage past 0 Wounds, a fall, a trap)"
 
     def fields(self) -> ComposeResult:
-        from engine.rules.warhammer.combat import LOCATIONS
-
         yield self.who_row()
         yield row("Location", Choice([(label, key) for key, label, _, _ in LOCATIONS], id="location"))
         yield row("Modifier", field("0", "+5 per point of damage beyond 0 Wounds", id="modifier", number=True))
@@ -402,8 +392,6 @@ class WarhammerCriticalDialog(RulesDialog):
         yield row("Table d100 (optional)", field(placeholder="empty: the app rolls", id="given"))
 
     def build(self) -> Command:
-        from engine.rules.warhammer.combat import Critical
-
         given = parse_given(self.value("given"))
         self.require_dice(self.subject, "d100", "given")
         return Critical(
@@ -428,8 +416,6 @@ class WarhammerWillpowerDialog(RulesDialog):
         yield row("Table d100 (optional)", field(placeholder="empty: the app rolls", id="given"))
 
     def build(self) -> Command:
-        from engine.rules.warhammer.combat import KeepFighting
-
         given = parse_given(self.value("given"))
         self.require_dice(self.subject, "d100", "given")
         return KeepFighting(self.subject, parse_int(self.value("modifier"), "Modifier", -100, 100), given)

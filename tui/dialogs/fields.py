@@ -1,0 +1,182 @@
+"""The dialogs' own fields: a text field, the searches of the catalog and the library, a compact
+chooser (Choice) and a tick box, each with the keys the settings file may remap."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar, cast
+
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+from textual.widgets import Checkbox, Input
+
+# --- a compact chooser -------------------------------------------------------------------------
+
+
+class OwnKeys:
+    """A dialog's field that runs its own key bindings (backspace, delete, the arrows, home, space on
+    a box) itself, in the order its keys came, not once the key has bubbled up to the app.
+
+    Textual hands a key to the focused widget; one the widget does not take (everything but text, for
+    a field) climbs the DOM a message at a time, and only at the app is the widget's binding run. In
+    a burst of keys (a paste, a fast typist, tmux's send-keys) the keys after it have reached the
+    field by then: "12", backspace, "3" typed the 3 and then deleted it (12), and after a tab (which
+    the app moves at once) the binding ran in the next field. Run here, it is where and when it was
+    typed for. The binding is the widget's own, found as the app would find it (the keymap applied);
+    keys it does not bind still climb to the dialog and the app, as before."""
+
+    TYPES_TEXT: ClassVar[bool] = False  # printable keys are its text (a field), not bindings
+
+    async def _on_key(self, event: events.Key) -> None:
+        if self.TYPES_TEXT and event.is_printable:
+            return  # the field types it
+        widget = cast(Widget, self)  # a mixin of widgets only
+        bindings = widget._bindings
+        keymap = widget.app._keymap
+        if keymap:  # the GM's keys, as Textual's binding chain applies them (to a copy)
+            bindings = bindings.copy()
+            bindings.apply_keymap(keymap)
+        for binding in bindings.key_to_bindings.get(event.key, ()):
+            if not binding.priority and await widget.app.run_action(binding.action, widget):
+                event.stop()
+                event.prevent_default()
+                return
+
+
+class Field(OwnKeys, Input):
+    """A dialog's text field (see OwnKeys)."""
+
+    TYPES_TEXT = True
+
+
+class CatalogSearch(Field):
+    """The condition dialog's name: up and down move in the list under it, as its own keys, so they
+    come in order with the letters typed before them (see OwnKeys)."""
+
+    BINDINGS = [
+        Binding("down", "screen.list(1)", show=False, id="catalog_down"),
+        Binding("up", "screen.list(-1)", show=False, id="catalog_up"),
+    ]
+
+
+class LibrarySearch(Field):
+    """The add dialog's name: up and down move in the library under it (as CatalogSearch); they
+    scrolled the form instead when it did not fit the screen."""
+
+    BINDINGS = [
+        Binding("down", "screen.list(1)", show=False, id="library_down"),
+        Binding("up", "screen.list(-1)", show=False, id="library_up"),
+    ]
+
+
+class Choice(OwnKeys, Widget, can_focus=True):
+    """One line, one value of a few: left/right (or a click) to change it. Typing picks the first
+    option whose label starts with what was typed, and shows what was typed beside it (a "no match"
+    when nothing fits, leaving the value as it was): text meant for another field never changes a
+    choice unseen. Space is left alone for the same reason (it used to step the choice)."""
+
+    DEFAULT_CSS = """
+    Choice { width: 1fr; height: 1; background: $boost; padding: 0 1; }
+    Choice:focus { background: $primary 35%; text-style: bold; }
+    """
+    BINDINGS = [
+        Binding("left", "move(-1)", "Previous", show=False, id="choice_previous"),
+        Binding("right", "move(1)", "Next", show=False, id="choice_next"),
+    ]
+    index: reactive[int] = reactive(0)
+    typed: reactive[str] = reactive("")  # what was typed to search the options ("" = not searching)
+
+    class Changed(Message):
+        def __init__(self, choice: Choice) -> None:
+            self.choice = choice
+            super().__init__()
+
+        @property
+        def control(self) -> Choice:
+            return self.choice
+
+    def __init__(self, options: Sequence[tuple[str | Text, Any]], value: Any = None, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.options = list(options)
+        self.set_reactive(Choice.index, next((i for i, (_, v) in enumerate(self.options) if v == value), 0))
+
+    @property
+    def value(self) -> Any:
+        return self.options[self.index][1] if self.options else None
+
+    @value.setter
+    def value(self, v: Any) -> None:
+        for i, (_, val) in enumerate(self.options):
+            if val == v:
+                self.index = i
+
+    def render(self) -> Text:
+        if not self.options:
+            return Text("(none)")
+        label = self.options[self.index][0]
+        t = Text(end="")
+        if self.typed:
+            # first, so a long option cannot push it out of sight
+            found = self._match(self.typed) is not None
+            t.append(f"typed: {self.typed} " if found else f"no match: {self.typed} ", style="bold reverse")
+            t.append(" ")
+        t.append("◀ ")
+        t.append_text(label if isinstance(label, Text) else Text(label))
+        t.append(" ▶")
+        if len(self.options) > 2:
+            t.append(f"  {self.index + 1}/{len(self.options)}", style="dim")
+        return t
+
+    def action_move(self, delta: int) -> None:
+        self.typed = ""
+        if self.options:
+            self.index = (self.index + delta) % len(self.options)
+
+    def _match(self, typed: str) -> int | None:
+        low = typed.casefold()
+        for i, (label, _) in enumerate(self.options):
+            if (label.plain if isinstance(label, Text) else label).casefold().startswith(low):
+                return i
+        return None
+
+    def on_key(self, event: events.Key) -> None:
+        ch = event.character
+        if event.key == "backspace" and self.typed:
+            self.typed = self.typed[:-1]
+        elif ch is not None and len(ch) == 1 and ch.isprintable() and not (ch == " " and not self.typed):
+            self.typed += ch
+        else:
+            return
+        event.stop()
+        event.prevent_default()
+        i = self._match(self.typed) if self.typed else None
+        if i is not None:
+            self.index = i
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.typed = ""
+
+    def watch_index(self) -> None:
+        self.post_message(self.Changed(self))
+
+    def on_click(self) -> None:
+        self.action_move(1)
+
+
+class Tick(OwnKeys, Checkbox, inherit_bindings=False):
+    """A checkbox that space ticks. Enter is left to the dialog, where it applies: a GM who presses
+    enter to confirm must never flip a box instead (a critical, a surprise) by accident."""
+
+    BINDINGS = [Binding("space", "toggle_button", "Toggle", show=False, id="tick")]
+
+    @property  # type: ignore[override]
+    def BUTTON_INNER(self) -> str:  # noqa: N802 (Textual's name)
+        # X only when ticked: a box that is off must not look like one that is on without colour
+        return "X" if self.value else " "
+
+
