@@ -110,6 +110,40 @@ def _characteristics(system: Any) -> Characteristics:
     return Characteristics(**chars)
 
 
+# the item flags ({value: true}) that are weapon qualities of their own, in the order they are added
+_FLAG_QUALITIES = ("twohanded", "offhand")
+# the wfrp4e system's reach ids that are no reach word of the ruleset's
+_REACH_WORDS = {"vshort": "very short", "vlong": "very long"}
+
+
+def _qualities(name: str, isys: Any, skipped: list[str]) -> list[str]:
+    """The weapon's qualities the engine runs (and its flags); the others are said in `skipped`."""
+    quals, unknown = [], []
+    for q in _get(isys, "qualities", "value") or []:
+        qname = str(q.get("name", "") if isinstance(q, dict) else q).lower().replace("-", "")
+        (quals if qname in QUALITIES else unknown).append(qname)
+    if unknown:
+        skipped.append(f"{name}'s qualities {', '.join(unknown)} (the engine does not run them)")
+    return quals + [flag for flag in _FLAG_QUALITIES if _get(isys, flag, "value")]
+
+
+def _weapon_kind(isys: Any) -> tuple[bool, str]:
+    """Whether the weapon is ranged (its mode, else its group), and its kind: melee, thrown, missile."""
+    group = str(_get(isys, "weaponGroup", "value") or "").lower()
+    mode = str(_get(isys, "modeOverride", "value") or "").lower()
+    ranged = mode == "ranged" or (group in _RANGED_GROUPS and mode != "melee")
+    return ranged, "melee" if not ranged else ("thrown" if group in ("throwing", "explosives") else "missile")
+
+
+def _weapon_range(name: str, isys: Any, ranged: bool, skipped: list[str]) -> int:
+    """The range (a formula, "SB*3", is left out and said in `skipped` for a ranged weapon)."""
+    rng_text = str(_get(isys, "range", "value") or "")
+    rng = _num(rng_text, f"{name}'s range", 0, bounds(Weapon, "range"))
+    if ranged and rng_text and not rng:
+        skipped.append(f"{name}'s range {shown(rng_text)} (a formula: left out)")
+    return rng
+
+
 def _weapon(name: str, isys: Any, skipped: list[str]) -> Weapon | None:
     """A wfrp4e weapon item, or None (and why in `skipped`) when its damage is no SB+N or N."""
     dmg = str(_get(isys, "damage", "value") or "")
@@ -117,26 +151,11 @@ def _weapon(name: str, isys: Any, skipped: list[str]) -> Weapon | None:
     if m is None:
         skipped.append(f"{name} (damage {shown(dmg)} is not SB+N or N)")
         return None
-    quals, unknown = [], []
-    for q in _get(isys, "qualities", "value") or []:
-        qname = str(q.get("name", "") if isinstance(q, dict) else q).lower().replace("-", "")
-        (quals if qname in QUALITIES else unknown).append(qname)
-    if unknown:
-        skipped.append(f"{name}'s qualities {', '.join(unknown)} (the engine does not run them)")
-    if _get(isys, "twohanded", "value"):
-        quals.append("twohanded")
-    group = str(_get(isys, "weaponGroup", "value") or "").lower()
-    mode = str(_get(isys, "modeOverride", "value") or "").lower()
-    ranged = mode == "ranged" or (group in _RANGED_GROUPS and mode != "melee")
-    kind = "melee" if not ranged else ("thrown" if group in ("throwing", "explosives") else "missile")
-    rng_text = str(_get(isys, "range", "value") or "")
-    rng = _num(rng_text, f"{name}'s range", 0, bounds(Weapon, "range"))
-    if ranged and rng_text and not rng:
-        skipped.append(f"{name}'s range {shown(rng_text)} (a formula: left out)")
-    if _get(isys, "offhand", "value"):
-        quals.append("offhand")
+    quals = _qualities(name, isys, skipped)
+    ranged, kind = _weapon_kind(isys)
+    rng = _weapon_range(name, isys, ranged, skipped)
     reach = str(_get(isys, "reach", "value") or "").lower()
-    reach = {"vshort": "very short", "vlong": "very long"}.get(reach, reach)
+    reach = _REACH_WORDS.get(reach, reach)
     damage = number(m[2].replace(" ", ""), f"{name}'s damage", *bounds(Weapon, "damage")) if m[2] else 0
     return Weapon(
         name=name,
@@ -150,11 +169,22 @@ def _weapon(name: str, isys: Any, skipped: list[str]) -> Weapon | None:
     )
 
 
-def _wfrp(actor: dict[str, Any]) -> tuple[Statblock, str]:
-    system = actor.get("system") or actor.get("data") or {}
+def _wounds(system: Any) -> int:
+    """status.wounds: its max, else its value, else 10."""
     wounds = _get(system, "status", "wounds")
     span = bounds(WarhammerStatblock, "wounds")
-    w = _num(_get(wounds, "max"), "wounds", _num(_get(wounds, "value"), "wounds", 10, span), span)
+    return _num(_get(wounds, "max"), "wounds", _num(_get(wounds, "value"), "wounds", 10, span), span)
+
+
+def _add_armour(armour: dict[str, int], name: str, isys: Any) -> None:
+    """An armour item's AP on each location, added to `armour`."""
+    ap = _get(isys, "AP") or _get(isys, "ap") or {}
+    for k, loc in _AP.items():
+        armour[loc] += _num(ap.get(k) if isinstance(ap, dict) else 0, f"{name}'s AP {k}")
+
+
+def _wfrp_items(actor: dict[str, Any]) -> tuple[list[Weapon], dict[str, int], list[str]]:
+    """The weapons, the armour points summed per location, and what was skipped (and why)."""
     weapons, armour, skipped = [], dict.fromkeys(_AP.values(), 0), []
     for item in actor.get("items") or []:
         if not isinstance(item, dict):
@@ -166,14 +196,24 @@ def _wfrp(actor: dict[str, Any]) -> tuple[Statblock, str]:
             if weapon is not None:
                 weapons.append(weapon)
         elif item.get("type") == "armour":
-            ap = _get(isys, "AP") or _get(isys, "ap") or {}
-            for k, loc in _AP.items():
-                armour[loc] += _num(ap.get(k) if isinstance(ap, dict) else 0, f"{name}'s AP {k}")
+            _add_armour(armour, name, isys)
+    return weapons, armour, skipped
+
+
+def _who(actor: dict[str, Any]) -> dict[str, str]:
+    """A character is a PC, to the party; any other actor an NPC, an enemy."""
+    pc = actor.get("type") == "character"
+    return {"kind": "pc" if pc else "npc", "side": "party" if pc else "enemy"}
+
+
+def _wfrp(actor: dict[str, Any]) -> tuple[Statblock, str]:
+    system = actor.get("system") or actor.get("data") or {}
+    w = _wounds(system)
+    weapons, armour, skipped = _wfrp_items(actor)
     sb = WarhammerStatblock(
         name=str(actor["name"]).strip()[:80],
         type=str(actor.get("type", ""))[:80],
-        kind="pc" if actor.get("type") == "character" else "npc",
-        side="party" if actor.get("type") == "character" else "enemy",
+        **_who(actor),
         wounds=w,
         characteristics=_characteristics(system),
         armour=Armour(**{k: _stat(v, f"armour {k}", Armour, k) for k, v in armour.items()}),
@@ -222,6 +262,24 @@ _SKILL_ATTR = {
 _DEFENSE_OF = {"phy": ("str", "spd"), "cog": ("int", "wil"), "spi": ("awa", "pre")}
 
 
+def _skill_bonus(name: str, system: Any, skill: str, attrs: dict[str, int], skipped: list[str]) -> int:
+    """The attack's bonus: the skill's modifier, else its rank plus its attribute, else 0 (said)."""
+    mod = _get(system, "skills", skill, "mod")
+    if isinstance(mod, dict) and (mod.get("value") is not None or mod.get("useOverride")):
+        return _derived(mod, f"{name}'s skill modifier", 0)
+    if skill in _SKILL_ATTR and _get(system, "skills", skill) is not None:
+        return _num(_get(system, "skills", skill, "rank"), f"skill {skill[:20]} rank") + attrs[_SKILL_ATTR[skill]]
+    skipped.append(f"{name}'s attack bonus (no skill {shown(skill)} on the sheet: 0 taken)")
+    return 0
+
+
+def _range_text(ranged: bool, short: int, long: int) -> str:
+    """A ranged weapon's "short/long", a melee weapon's reach, or "" when there is none."""
+    if ranged:
+        return f"{short}/{max(long, short)}" if short else ""
+    return str(short) if short else ""
+
+
 def _cosmere_attack(
     item: dict[str, Any], system: Any, attrs: dict[str, int], skipped: list[str]
 ) -> CosmereAttack | None:
@@ -236,23 +294,51 @@ def _cosmere_attack(
     short = _num(_get(isys, "attack", "range", "value"), f"{name}'s range", 0, FEET)
     long = _num(_get(isys, "attack", "range", "long"), f"{name}'s long range", 0, FEET)
     skill = str(_get(isys, "activation", "skill") or _get(isys, "damage", "skill") or "")
-    mod = _get(system, "skills", skill, "mod")
-    if isinstance(mod, dict) and (mod.get("value") is not None or mod.get("useOverride")):
-        bonus = _derived(mod, f"{name}'s skill modifier", 0)
-    elif skill in _SKILL_ATTR and _get(system, "skills", skill) is not None:
-        bonus = _num(_get(system, "skills", skill, "rank"), f"skill {skill[:20]} rank") + attrs[_SKILL_ATTR[skill]]
-    else:
-        bonus = 0
-        skipped.append(f"{name}'s attack bonus (no skill {shown(skill)} on the sheet: 0 taken)")
+    bonus = _skill_bonus(name, system, skill, attrs, skipped)
     return CosmereAttack(
         name=name,
         skill=skill[:80],
         bonus=_stat(bonus, f"{name}'s attack bonus", CosmereAttack, "bonus"),
         kind="ranged" if ranged else "melee",
-        range=(f"{short}/{max(long, short)}" if short else "") if ranged else (str(short) if short else ""),
+        range=_range_text(ranged, short, long),
         damage=formula,
         type=str(_get(isys, "damage", "type") or "")[:40],
     )
+
+
+# the resources: (Fracas field, key in system.resources, default when the export gives no value)
+_RESOURCES = (("hp", "hea", 10), ("focus", "foc", 3), ("investiture", "inv", 0))
+# the other derived values: (Fracas field, path in system, default)
+_OTHERS = (("speed", ("movement", "walk", "rate"), 25), ("deflect", ("deflect",), 0))
+
+
+def _cosmere_stats(system: Any, attrs: dict[str, int]) -> dict[str, int]:
+    """The defenses, resources, speed and deflect: each derived value (or its default) in its bounds."""
+    given = {
+        f"defense {k}": (k, _get(system, "defenses", k), 10 + attrs[a] + attrs[b]) for k, (a, b) in _DEFENSE_OF.items()
+    }
+    res = _get(system, "resources") or {}
+    for field, key, default in _RESOURCES:
+        span = bounds(CosmereStatblock, field)
+        given[field] = (field, _get(res, key, "max"), _num(_get(res, key, "value"), field, default, span))
+    for field, path, default in _OTHERS:
+        given[field] = (field, _get(system, *path), default)
+    return {
+        field: _stat(_derived(d, what, default, bounds(CosmereStatblock, field)), what, CosmereStatblock, field)
+        for what, (field, d, default) in given.items()
+    }
+
+
+def _cosmere_attacks(
+    actor: dict[str, Any], system: Any, attrs: dict[str, int]
+) -> tuple[list[CosmereAttack], list[str]]:
+    attacks, skipped = [], []
+    for item in actor.get("items") or []:
+        if isinstance(item, dict) and item.get("type") == "weapon":
+            attack = _cosmere_attack(item, system, attrs, skipped)
+            if attack is not None:
+                attacks.append(attack)
+    return attacks, skipped
 
 
 def _cosmere(actor: dict[str, Any]) -> tuple[Statblock, str]:
@@ -261,30 +347,12 @@ def _cosmere(actor: dict[str, Any]) -> tuple[Statblock, str]:
         k: _num(_get(system, "attributes", k, "value"), f"attribute {k}", 0, bounds(Attributes, k))
         for k in Attributes.__struct_fields__
     }
-    given = {
-        f"defense {k}": (k, _get(system, "defenses", k), 10 + attrs[a] + attrs[b]) for k, (a, b) in _DEFENSE_OF.items()
-    }
-    res = _get(system, "resources") or {}
-    for field, key, default in (("hp", "hea", 10), ("focus", "foc", 3), ("investiture", "inv", 0)):
-        span = bounds(CosmereStatblock, field)
-        given[field] = (field, _get(res, key, "max"), _num(_get(res, key, "value"), field, default, span))
-    given["speed"] = ("speed", _get(system, "movement", "walk", "rate"), 25)
-    given["deflect"] = ("deflect", _get(system, "deflect"), 0)
-    stats = {
-        field: _stat(_derived(d, what, default, bounds(CosmereStatblock, field)), what, CosmereStatblock, field)
-        for what, (field, d, default) in given.items()
-    }
-    attacks, skipped = [], []
-    for item in actor.get("items") or []:
-        if isinstance(item, dict) and item.get("type") == "weapon":
-            attack = _cosmere_attack(item, system, attrs, skipped)
-            if attack is not None:
-                attacks.append(attack)
+    stats = _cosmere_stats(system, attrs)
+    attacks, skipped = _cosmere_attacks(actor, system, attrs)
     sb = CosmereStatblock(
         name=str(actor["name"]).strip()[:80],
         type=str(_get(system, "type", "id") or actor.get("type", ""))[:80],
-        kind="pc" if actor.get("type") == "character" else "npc",
-        side="party" if actor.get("type") == "character" else "enemy",
+        **_who(actor),
         attributes=Attributes(**attrs),
         attacks=tuple(attacks),
         source=f"{FORMAT} cosmere-rpg",

@@ -241,6 +241,32 @@ def damage_words(v: Any, field: str) -> DamageWords:
     return DamageWords(tuple(types), " ".join(dict.fromkeys(lines)), tuple(dict.fromkeys(others)))
 
 
+# the three Damage* lists: the statblock field each fills and the word the report uses for it
+_DEFENSES = (("resist", "resistances"), ("vulnerable", "vulnerabilities"), ("immune", "immunities"))
+
+
+def read_defenses(fields: tuple[Any, Any, Any], skipped: list[str]) -> tuple[dict[str, DamageWords], str]:
+    """The resist, vulnerable and immune lists (`fields`, in that order) as damage words, and their
+    conditions as the note; an entry that names no damage type is said in `skipped`."""
+    defenses = {key: damage_words(v, key) for (key, _), v in zip(_DEFENSES, fields, strict=True)}
+    for key, what in _DEFENSES:
+        if defenses[key].others:
+            skipped.append(f"{what} {', '.join(defenses[key].others)} (not a damage type)")
+    return defenses, "\n".join(d.note for d in defenses.values() if d.note)
+
+
+def took_line(head: str, took: str, attacks: list[D20Attack], note: str, skipped: list[str]) -> str:
+    """A report line: "<head>: took <took>; attacks ...; in the note: ...; skipped ..." (each part
+    only when there is something to say)."""
+    parts = [took]
+    if attacks:
+        parts.append("attacks " + ", ".join(f"{a.name} {a.bonus:+d}" for a in attacks))
+    if note:
+        parts.append("in the note: " + " ".join(note.split("\n")))
+    line = f"{head}: took {'; '.join(parts)}"
+    return line + ("; skipped " + "; ".join(skipped) if skipped else "")
+
+
 def _abilities(block: dict[str, Any]) -> Abilities:
     given = block.get("Abilities") or {}
     scores = {}
@@ -281,46 +307,47 @@ def _attacks(block: dict[str, Any], skipped: list[str]) -> list[D20Attack]:
     return attacks
 
 
+def _hp(block: dict[str, Any]) -> tuple[int, str]:
+    """HP {Value, Notes}: the hit points, and the hit dice the notes say ("(5d8 + 5)") or ""."""
+    hp = block.get("HP") or {}
+    hp_value = _stat(hp.get("Value", 0), "HP", "hp")
+    m = _HIT_DICE.search(str(hp.get("Notes", "")))
+    return hp_value, _dice(m.group()) if m else ""
+
+
+def _speed(block: dict[str, Any]) -> int:
+    """The first Speed ("30 ft., fly 60 ft."), 30 when there is none with a number."""
+    speeds = block.get("Speed") or []
+    if speeds and isinstance(speeds, list) and _FIRST_INT.search(str(speeds[0])):
+        return _stat(speeds[0], "Speed", "speed")
+    return 30
+
+
+def _traits(block: dict[str, Any], skipped: list[str]) -> None:
+    traits = [str(t.get("Name", "")) for t in block.get("Traits") or [] if isinstance(t, dict)]
+    if traits:
+        skipped.append(f"traits {', '.join(traits)} (text only: the engine does not run them)")
+
+
 def convert_block(block: dict[str, Any]) -> tuple[D20Statblock, str]:
     """One StatBlock as a d20 statblock and its report line (RuleError when it cannot be one, and
     when a number is out of the ruleset's bounds: refused, never clamped)."""
-    took: list[str] = []
     skipped: list[str] = []
     name = block.get("Name")
     if not isinstance(name, str) or not name.strip():
         raise RuleError("it has no Name")
-    hp = block.get("HP") or {}
     ac = block.get("AC") or {}
-    hp_value = _stat(hp.get("Value", 0), "HP", "hp")
-    m = _HIT_DICE.search(str(hp.get("Notes", "")))
-    hp_dice = _dice(m.group()) if m else ""
+    hp_value, hp_dice = _hp(block)
     abilities = _abilities(block)
     saves = _saves(block)
     # Improved Initiative rolls d20 + the Dexterity modifier + InitiativeModifier (client/Combatant/
     # Combatant.ts, InitiativeBonus): the field is what comes on top of Dexterity, as Fracas's `init` is
     init = _stat(block.get("InitiativeModifier", 0), "InitiativeModifier", "init")
-    speed = 30
-    speeds = block.get("Speed") or []
-    if speeds and isinstance(speeds, list) and _FIRST_INT.search(str(speeds[0])):
-        speed = _stat(speeds[0], "Speed", "speed")
+    speed = _speed(block)
     attacks = _attacks(block, skipped)
-    traits = [str(t.get("Name", "")) for t in block.get("Traits") or [] if isinstance(t, dict)]
-    if traits:
-        skipped.append(f"traits {', '.join(traits)} (text only: the engine does not run them)")
+    _traits(block, skipped)
     pc = str(block.get("Player", "")).lower() == "player"
-    defenses = {
-        key: damage_words(block.get(field), key)
-        for key, field in (
-            ("resist", "DamageResistances"),
-            ("vulnerable", "DamageVulnerabilities"),
-            ("immune", "DamageImmunities"),
-        )
-    }
-    for key, d in defenses.items():
-        if d.others:
-            what = {"resist": "resistances", "vulnerable": "vulnerabilities", "immune": "immunities"}[key]
-            skipped.append(f"{what} {', '.join(d.others)} (not a damage type)")
-    note = "\n".join(d.note for d in defenses.values() if d.note)
+    defenses, note = read_defenses(tuple(block.get(f"Damage{what.title()}") for _, what in _DEFENSES), skipped)
     sb = D20Statblock(
         name=name.strip()[:80],
         type=str(block.get("Type", ""))[:80],
@@ -342,15 +369,8 @@ def convert_block(block: dict[str, Any]) -> tuple[D20Statblock, str]:
         source=FORMAT,
     )
     validate(sb)
-    took.append(f"HP {hp_value}" + (f" ({hp_dice})" if hp_dice else "") + f", AC {sb.ac}, abilities")
-    if attacks:
-        took.append("attacks " + ", ".join(f"{a.name} {a.bonus:+d}" for a in attacks))
-    if note:
-        took.append("in the note: " + " ".join(note.split("\n")))
-    line = f"{sb.name}{' (PC, to the party)' if pc else ''}: took {'; '.join(took)}"
-    if skipped:
-        line += "; skipped " + "; ".join(skipped)
-    return sb, line
+    took = f"HP {hp_value}" + (f" ({hp_dice})" if hp_dice else "") + f", AC {sb.ac}, abilities"
+    return sb, took_line(f"{sb.name}{' (PC, to the party)' if pc else ''}", took, attacks, note, skipped)
 
 
 def convert(data: Any) -> ImportResult:

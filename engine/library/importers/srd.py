@@ -13,7 +13,16 @@ from engine.errors import RuleError
 from engine.library.base import validate
 from engine.library.d20 import ABILITY_KEYS, Abilities, D20Attack, D20Statblock, DamagePart, Saves
 from engine.library.importers.common import SHAPE_ERRORS, ImportProblem, ImportResult, bounds, entry_name, number
-from engine.library.importers.improved_initiative import _RANGE, _REACH, _dice, damage_words, parse_attack, range_of
+from engine.library.importers.improved_initiative import (
+    _DEFENSES,
+    _RANGE,
+    _REACH,
+    _dice,
+    parse_attack,
+    range_of,
+    read_defenses,
+    took_line,
+)
 
 FORMAT = "5e SRD API"
 _LONG = ("strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma")
@@ -48,29 +57,48 @@ def _ac(v: Any) -> int:
     return _stat(v, "armor_class", "ac")
 
 
+_CHOICE = " (a choice of damage: the first option taken)"
+
+
+def _first_option(d: dict[str, Any]) -> Any:
+    """A damage choice's first option ({"choose": 1, "from": {"options": [...]}}), or {}."""
+    opts = (d.get("from") or {}).get("options") if isinstance(d.get("from"), dict) else None
+    return opts[0] if opts and isinstance(opts[0], dict) else {}
+
+
+def _damage_parts(damage: Any) -> tuple[list[DamagePart], str]:
+    """An action's damage list as parts (a choice as its first option), and why, if it is a choice."""
+    parts = []
+    why = ""
+    for d in damage or []:
+        if not isinstance(d, dict):
+            continue
+        if "damage_dice" not in d:
+            why = _CHOICE if "from" in d or "choose" in d else ""
+            d = _first_option(d)
+            if "damage_dice" not in d:
+                continue
+        typ = d.get("damage_type") or {}
+        parts.append(DamagePart(dice=_dice(str(d["damage_dice"])), type=str(typ.get("name", "")).lower()[:40]))
+    return parts, why
+
+
+def _hit_parts(parsed: D20Attack | None, parts: list[DamagePart], why: str) -> tuple[list[DamagePart], str]:
+    """The parts the hit deals: the list also holds dice the text deals later (a disease's acid)."""
+    if parsed and parsed.damage and len(parsed.damage) < len(parts):
+        why = f" (damage {', '.join(f'{d.dice} {d.type}' for d in parts[len(parsed.damage) :])} is not the hit's)"
+        parts = parts[: len(parsed.damage)]
+    return parts, why
+
+
 def _attack(a: dict[str, Any]) -> tuple[D20Attack | None, str]:
     name = str(a.get("name", "")).strip()[:80] or "Attack"
     desc = str(a.get("desc", ""))
     if "attack_bonus" not in a:
         return None, f"{name} (no attack roll)"
-    parts = []
-    why = ""
-    for d in a.get("damage") or []:
-        if not isinstance(d, dict):
-            continue
-        if "damage_dice" not in d:
-            why = " (a choice of damage: the first option taken)" if "from" in d or "choose" in d else ""
-            opts = (d.get("from") or {}).get("options") if isinstance(d.get("from"), dict) else None
-            d = opts[0] if opts and isinstance(opts[0], dict) else {}
-            if "damage_dice" not in d:
-                continue
-        typ = d.get("damage_type") or {}
-        parts.append(DamagePart(dice=_dice(str(d["damage_dice"])), type=str(typ.get("name", "")).lower()[:40]))
+    parts, why = _damage_parts(a.get("damage"))
     parsed = parse_attack(name, desc)
-    if parsed and parsed.damage and len(parsed.damage) < len(parts):
-        # the list also holds dice the text deals later (a disease's acid): the hit deals what it says
-        why = f" (damage {', '.join(f'{d.dice} {d.type}' for d in parts[len(parsed.damage) :])} is not the hit's)"
-        parts = parts[: len(parsed.damage)]
+    parts, why = _hit_parts(parsed, parts, why)
     kind = parsed.kind if parsed else "melee"
     reach = _REACH.search(desc)
     attack = D20Attack(
@@ -85,20 +113,19 @@ def _attack(a: dict[str, Any]) -> tuple[D20Attack | None, str]:
     return attack, why
 
 
-def convert_monster(m: dict[str, Any]) -> tuple[D20Statblock, str]:
-    name = m.get("name")
-    if not isinstance(name, str) or not name.strip():
-        raise RuleError("it has no name")
-    scores = {k: _stat(m[f], f, k, Abilities) for f, k in _SCORES.items() if f in m}
+def _saves(m: dict[str, Any]) -> dict[str, int]:
+    """The saving throws among the proficiencies ({proficiency {index "saving-throw-dex"}, value})."""
     saves = {}
     for p in m.get("proficiencies") or []:
         prof = (p or {}).get("proficiency") or {}
         idx = str(prof.get("index", ""))
         if idx.startswith("saving-throw-") and idx[13:] in ABILITY_KEYS:
             saves[idx[13:]] = _stat(p.get("value", 0), idx, idx[13:], Saves)
-    dice = str(m.get("hit_points_roll") or m.get("hit_dice") or "")
-    dice = _dice(dice) if _HIT_DICE.fullmatch(dice) else ""
-    speed = (m.get("speed") or {}).get("walk", "30") if isinstance(m.get("speed"), dict) else "30"
+    return saves
+
+
+def _actions(m: dict[str, Any]) -> tuple[list[D20Attack], list[str]]:
+    """The attacks among the actions, and what was skipped (and why)."""
     attacks, skipped = [], []
     for a in m.get("actions") or []:
         if not isinstance(a, dict):
@@ -110,20 +137,37 @@ def convert_monster(m: dict[str, Any]) -> tuple[D20Statblock, str]:
             attacks.append(attack)
             if why:
                 skipped.append(f"{attack.name}{why}")
-    for section in ("special_abilities", "legendary_actions", "reactions"):
+    return attacks, skipped
+
+
+# the sections that are only text for the engine: said in the report by their entries' names
+_TEXT_ONLY = ("special_abilities", "legendary_actions", "reactions")
+
+
+def _text_only(m: dict[str, Any], skipped: list[str]) -> None:
+    for section in _TEXT_ONLY:
         names = [str(x.get("name", "")) for x in m.get(section) or [] if isinstance(x, dict)]
         if names:
             skipped.append(f"{section.replace('_', ' ')} {', '.join(names)} (text only)")
+
+
+def _speed(walk: Any) -> int:
+    return _stat(walk, "speed", "speed") if re.search(r"\d", str(walk)) else 30
+
+
+def convert_monster(m: dict[str, Any]) -> tuple[D20Statblock, str]:
+    name = m.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise RuleError("it has no name")
+    scores = {k: _stat(m[f], f, k, Abilities) for f, k in _SCORES.items() if f in m}
+    saves = _saves(m)
+    dice = str(m.get("hit_points_roll") or m.get("hit_dice") or "")
+    dice = _dice(dice) if _HIT_DICE.fullmatch(dice) else ""
+    speed = (m.get("speed") or {}).get("walk", "30") if isinstance(m.get("speed"), dict) else "30"
+    attacks, skipped = _actions(m)
+    _text_only(m, skipped)
     prof = m.get("proficiency_bonus", 2)
-    defenses = {
-        key: damage_words(m.get(f"damage_{field}"), key)
-        for key, field in (("resist", "resistances"), ("vulnerable", "vulnerabilities"), ("immune", "immunities"))
-    }
-    for key, d in defenses.items():
-        if d.others:
-            what = {"resist": "resistances", "vulnerable": "vulnerabilities", "immune": "immunities"}[key]
-            skipped.append(f"{what} {', '.join(d.others)} (not a damage type)")
-    note = "\n".join(d.note for d in defenses.values() if d.note)
+    defenses, note = read_defenses(tuple(m.get(f"damage_{what}") for _, what in _DEFENSES), skipped)
     sb = D20Statblock(
         name=name.strip()[:80],
         type=str(m.get("type", ""))[:80],
@@ -131,7 +175,7 @@ def convert_monster(m: dict[str, Any]) -> tuple[D20Statblock, str]:
         hp_dice=dice,
         ac=_ac(m["armor_class"]),
         abilities=Abilities(**scores),
-        speed=_stat(speed, "speed", "speed") if re.search(r"\d", str(speed)) else 30,
+        speed=_speed(speed),
         prof=_stat(prof, "proficiency_bonus", "prof"),
         # an empty Saves() is written as an empty table unless it is the field's own default
         **({"saves": Saves(**saves)} if saves else {}),
@@ -143,14 +187,8 @@ def convert_monster(m: dict[str, Any]) -> tuple[D20Statblock, str]:
         source=FORMAT,
     )
     validate(sb)
-    line = f"{sb.name}: took HP {sb.hp}" + (f" ({dice})" if dice else "") + f", AC {sb.ac}, abilities"
-    if attacks:
-        line += "; attacks " + ", ".join(f"{a.name} {a.bonus:+d}" for a in attacks)
-    if note:
-        line += "; in the note: " + " ".join(note.split("\n"))
-    if skipped:
-        line += "; skipped " + "; ".join(skipped)
-    return sb, line
+    took = f"HP {sb.hp}" + (f" ({dice})" if dice else "") + f", AC {sb.ac}, abilities"
+    return sb, took_line(sb.name, took, attacks, note, skipped)
 
 
 def convert(data: Any) -> ImportResult:
