@@ -4,7 +4,6 @@ import them)."""
 import functools
 import math
 import re
-from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -25,8 +24,6 @@ class ImportResult(msgspec.Struct, frozen=True):
 class ImportProblem(RuleError):
     """The file is not in a format Fracas reads, or one of its entries cannot be imported."""
 
-
-Importer = Callable[[Any], ImportResult]
 
 # what a field of an unexpected shape raises while an entry is read: that entry's problem, one line
 SHAPE_ERRORS = (TypeError, AttributeError, KeyError, ValueError, IndexError, OverflowError)

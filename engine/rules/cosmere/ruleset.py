@@ -15,7 +15,7 @@ from engine import events as E
 from engine.dice import roll
 from engine.errors import RuleError
 from engine.mechanics import GivenRolls, roll_or_given
-from engine.rules.cosmere import combat as X
+from engine.rules.cosmere import combat
 from engine.rules.cosmere.clock import CosmereClock
 from engine.rules.cosmere.commands import ChooseSpeed, StartTurn
 from engine.rules.cosmere.economy import CosmereEconomy
@@ -111,10 +111,10 @@ class Cosmere(Ruleset):
             ChooseSpeed: self._choose,
             StartTurn: self._take_turn,
             C.NextTurn: self._next_command,
-            X.CosmereAttack: lambda f, cmd, ev: X.attack(self, f, cmd, ev),
-            X.Fall: lambda f, cmd, ev: X.fall(self, f, cmd, ev),
-            X.EnterTerrain: lambda f, cmd, ev: X.enter_terrain(self, f, cmd, ev),
-            X.Grant: lambda f, cmd, ev: X.grant(self, f, cmd, ev),
+            combat.CosmereAttack: lambda f, cmd, ev: combat.attack(self, f, cmd, ev),
+            combat.Fall: lambda f, cmd, ev: combat.fall(self, f, cmd, ev),
+            combat.EnterTerrain: lambda f, cmd, ev: combat.enter_terrain(self, f, cmd, ev),
+            combat.Grant: lambda f, cmd, ev: combat.grant(self, f, cmd, ev),
         }
 
     # --- fight flow ---------------------------------------------------------------------------
@@ -160,7 +160,7 @@ class Cosmere(Ruleset):
             if e.done or c.id == f.current or c.down:
                 continue
             # a boss's fast turn comes unasked; after it, its speed reads "slow"
-            if phase in (0, 1) and e.speed != "fast" and not (e.speed == "" and X.is_boss(c)):
+            if phase in (0, 1) and e.speed != "fast" and not (e.speed == "" and combat.is_boss(c)):
                 continue
             if (c.kind == "pc") != (phase in (0, 2)) and not (late_pcs and c.kind == "pc"):
                 continue
@@ -210,7 +210,7 @@ class Cosmere(Ruleset):
         f = finish_turn(self, f, ev, lost)
         c = f.get(cid)
         econ = replace(c.economy, actions=0, used=())
-        if fast and X.is_boss(c):
+        if fast and combat.is_boss(c):
             # a boss takes a slow turn as well, with actions of its own
             econ = replace(econ, done=False, speed="slow")
             ev.append(E.Info(f"{c.name} (boss) takes a slow turn too this round", cid))
@@ -267,7 +267,7 @@ class Cosmere(Ruleset):
         econ = replace(c.economy, speed=speed, actions=actions, reactions=1, used=(), ready="")
         f = put(f, replace(c, economy=econ))
         f = begin_turn(self, f, c.id, ev, f"{speed} turn, {actions} actions")
-        return X.start_effects(self, f, c.id, ev, given)
+        return combat.start_effects(self, f, c.id, ev, given)
 
     def choose_refusal(self, f: Fight, c: Combatant, speed: str = "slow") -> str:
         """Why `c` may not choose `speed` now ("" if it may): the one check ChooseSpeed and the
@@ -278,7 +278,7 @@ class Cosmere(Ruleset):
             return f"{c.name} has already taken its turn this round."
         if f.current == c.id:
             return f"{c.name} is taking its turn now: fast or slow was settled when it began."
-        if X.is_boss(c):
+        if combat.is_boss(c):
             return f"{c.name} is a boss: it takes both a fast and a slow turn each round."
         if speed == "fast" and f.phase > _phase_of(c, "fast"):
             return f"The fast turns for {c.name} are over this round; it can only go slow."
@@ -302,7 +302,7 @@ class Cosmere(Ruleset):
             return f"{c.name} has already taken its turn this round.", "", 0
         if f.current == c.id:
             return f"It is already {c.name}'s turn.", "", 0
-        if asked == "fast" and X.is_boss(c) and c.economy.speed == "slow":
+        if asked == "fast" and combat.is_boss(c) and c.economy.speed == "slow":
             return f"{c.name} has had its fast turn this round; its slow turn is still to come.", "", 0
         speed = asked or c.economy.speed or "fast"
         if not asked and _phase_of(c, speed) < f.phase:
@@ -454,7 +454,7 @@ class Cosmere(Ruleset):
 
     def _before_first_turn(self, f: Fight, c: Combatant) -> bool:
         e = c.economy
-        return f.round == 1 and not e.done and f.current != c.id and not (X.is_boss(c) and e.speed == "slow")
+        return f.round == 1 and not e.done and f.current != c.id and not (combat.is_boss(c) and e.speed == "slow")
 
     def economy_of(self, c: Combatant, f: Fight | None = None) -> tuple[EconomyItem, ...]:
         e = c.economy

@@ -15,7 +15,7 @@ from engine import events as E
 from engine.dice import DiceRoll, Rng, roll
 from engine.errors import RuleError
 from engine.mechanics import GivenRolls
-from engine.rules.d20 import combat as X
+from engine.rules.d20 import combat
 from engine.rules.d20.clock import D20Clock
 from engine.rules.d20.economy import D20Economy
 from engine.ruleset import (
@@ -80,7 +80,7 @@ def initiative_ability(c: Combatant) -> str:
     """The ability a combatant rolls initiative with: Dexterity, unless a trait says another (the
     flag `init_<ability>`: an Orok's `init_wis`)."""
     flags = {x.lower() for x in c.flags}
-    return next((a for a in X.ABILITIES if f"init_{a}" in flags), "dex")
+    return next((a for a in combat.ABILITIES if f"init_{a}" in flags), "dex")
 
 
 def initiative_mod(c: Combatant) -> int:
@@ -111,12 +111,12 @@ class D20(Ruleset):
 
     def handlers(self) -> dict[type[C.Command], Handler]:
         return {
-            X.D20Attack: lambda f, cmd, ev: X.attack(self, f, cmd, ev),
-            X.ShieldBash: lambda f, cmd, ev: X.shield_bash(self, f, cmd, ev),
-            X.D20Test: lambda f, cmd, ev: X.roll_test(self, f, cmd, ev),
-            X.Grapple: lambda f, cmd, ev: X.grapple(self, f, cmd, ev),
-            X.Ready: lambda f, cmd, ev: X.ready(self, f, cmd, ev),
-            X.Release: lambda f, cmd, ev: X.release(self, f, cmd, ev),
+            combat.D20Attack: lambda f, cmd, ev: combat.attack(self, f, cmd, ev),
+            combat.ShieldBash: lambda f, cmd, ev: combat.shield_bash(self, f, cmd, ev),
+            combat.D20Test: lambda f, cmd, ev: combat.roll_test(self, f, cmd, ev),
+            combat.Grapple: lambda f, cmd, ev: combat.grapple(self, f, cmd, ev),
+            combat.Ready: lambda f, cmd, ev: combat.ready(self, f, cmd, ev),
+            combat.Release: lambda f, cmd, ev: combat.release(self, f, cmd, ev),
             C.NextTurn: self._next_command,
             C.RestoreResource: self._restore,
         }
@@ -190,7 +190,7 @@ class D20(Ruleset):
         if given.total is not None:
             return given.total, None, "(the total called out at the table)", rng
         # Exhaustion is -1 a level on every d20 roll, initiative included
-        bonus = initiative_mod(c) + c.stat("init") - X.exhaustion(c)
+        bonus = initiative_mod(c) + c.stat("init") - combat.exhaustion(c)
         try:
             r, after = roll(f"1d20{bonus:+d}" if bonus else "1d20", rng, given.dice)
         except RuleError as exc:
@@ -205,7 +205,7 @@ class D20(Ruleset):
     def left(self, f: Fight, cid: str, ev: Events) -> Fight:
         idx = f.order.index(cid) if cid in f.order else -1
         f = super().left(f, cid, ev)
-        f = X.release_grapples(f, cid, "the grappler left the fight", ev)
+        f = combat.release_grapples(f, cid, "the grappler left the fight", ev)
         if idx != -1 and idx <= f.phase:
             # the turn pointer stays on whoever comes next
             f = replace(f, clock=D20Clock(f.phase - 1))
@@ -225,7 +225,7 @@ class D20(Ruleset):
         last = f.current
         if f.current:
             f = finish_turn(self, f, ev, self._lost(f.get(f.current)))
-        return self._next_turn(X.prune_dues(f), ev, given, last)
+        return self._next_turn(combat.prune_dues(f), ev, given, last)
 
     def _lost(self, c: Combatant) -> str:
         e = c.economy
@@ -257,14 +257,14 @@ class D20(Ruleset):
         it takes its turn."""
         cid = c.id
         if c.has("Surprised"):  # its first turn (round 1, or the first after joining unaware)
-            f = X.lose_turn(self, f, cid, ev, "surprised, it loses its first turn", given)
+            f = combat.lose_turn(self, f, cid, ev, "surprised, it loses its first turn", given)
             return end_surprise_after_turn(f, cid, ev, "after its lost first turn")
         if c.down and (c.kind == "npc" or c.owner):  # companions drop, never at Death's Door
             f = skip_turn(f, cid, ev, "down at 0 hit points")
             c = f.get(cid)
             return put(f, replace(c, economy=replace(c.economy, done=True)))
         if c.has("Stunned"):
-            return X.lose_turn(self, f, cid, ev, "Stunned", given)
+            return combat.lose_turn(self, f, cid, ev, "Stunned", given)
         return None
 
     def _fresh_turn(self, f: Fight, c: Combatant, ev: Events, given: GivenRolls | None) -> Fight:
@@ -284,10 +284,10 @@ class D20(Ruleset):
         )
         f = put(f, replace(c, economy=fresh))
         f = begin_turn(self, f, c.id, ev)
-        return X.start_effects(self, f, c.id, ev, given)
+        return combat.start_effects(self, f, c.id, ev, given)
 
     def turn_end_effects(self, f: Fight, cid: str, ev: Events) -> Fight:
-        return X.end_effects(f, cid, ev)
+        return combat.end_effects(f, cid, ev)
 
     # --- the action economy -------------------------------------------------------------------
     def use(self, f: Fight, cmd: C.UseAction, ev: Events) -> Fight:
@@ -297,7 +297,7 @@ class D20(Ruleset):
         label = cmd.name.strip()
         if cmd.cost != 1 and what != "move":
             raise RuleError("Only a move takes a distance (its cost, in feet).")
-        X.before_use(f, c, what, label, cmd.target)
+        combat.before_use(f, c, what, label, cmd.target)
         entry = label
         if what == "reaction":
             if e.reactions < 1:
@@ -318,7 +318,7 @@ class D20(Ruleset):
                 e = replace(e, bonus=0, gambit=0)
             elif what == "move":
                 # the move can be split around the action: a distance in feet (cost) takes part of it
-                c, entry = X.spend_move(c, label, cmd.cost)
+                c, entry = combat.spend_move(c, label, cmd.cost)
                 e = c.economy
             elif what == "gambit":
                 if e.gambit < 1:
@@ -333,7 +333,7 @@ class D20(Ruleset):
         c = replace(c, economy=e)
         f = put(f, c)
         ev.append(E.ActionUsed(c.id, c.name, what, entry, self.describe_economy(c)))
-        return X.after_use(f, c.id, what, label, ev, cmd.target)
+        return combat.after_use(f, c.id, what, label, ev, cmd.target)
 
     def modify_damage(self, c: Combatant, amount: int, typ: str) -> tuple[int, str]:
         """Resistance halves (rounded down), vulnerability doubles; a creature with both gets both."""
@@ -350,15 +350,15 @@ class D20(Ruleset):
     def damage_taken(self, f: Fight, c: Combatant, amount: int, cmd: C.Damage, ev: Events) -> Fight:
         if c.down and (c.kind == "npc" or c.owner):
             # down (an NPC) or dropped (a companion): out of the fight, it holds nothing any more
-            f = X.end_concentration(f, c.id, "down at 0 hit points", ev)
-            return X.release_grapples(f, c.id, f"{c.name} is down", ev)
-        return X.concentration_due(f, c, amount, ev)
+            f = combat.end_concentration(f, c.id, "down at 0 hit points", ev)
+            return combat.release_grapples(f, c.id, f"{c.name} is down", ev)
+        return combat.concentration_due(f, c, amount, ev)
 
     def condition_added(self, f: Fight, c: Combatant, cond: Condition, ev: Events) -> Fight:
-        return X.condition_added(f, c, cond, ev)
+        return combat.condition_added(f, c, cond, ev)
 
     def condition_removed(self, f: Fight, c: Combatant, cond: Condition, ev: Events) -> Fight:
-        return X.condition_removed(f, c, cond, ev)
+        return combat.condition_removed(f, c, cond, ev)
 
     def dropped_state(self, f: Fight, c: Combatant) -> str:
         if c.owner:
@@ -372,9 +372,9 @@ class D20(Ruleset):
         this line into its event (tests/engine/test_actions_economy.py checks the two agree)."""
         e = c.economy
         move = "M" if e.move else "m"
-        if e.move and any(X.moved_feet(u) for u in e.used):
-            move = f"M{X.movement_left(c)}ft"  # part of the move taken: the feet left
-        barred = "(barred)" if e.reactions > 0 and X.reactions_barred_by(c) else ""
+        if e.move and any(combat.moved_feet(u) for u in e.used):
+            move = f"M{combat.movement_left(c)}ft"  # part of the move taken: the feet left
+        barred = "(barred)" if e.reactions > 0 and combat.reactions_barred_by(c) else ""
         return f"A{e.actions} B{e.bonus} {move} R{e.reactions}{barred}"
 
     def economy_of(self, c: Combatant, f: Fight | None = None) -> tuple[EconomyItem, ...]:
@@ -384,7 +384,7 @@ class D20(Ruleset):
         mine = f is not None and f.current == c.id
         # the action, bonus action, move and Gambit belong to its own turn; off it they wait
         off = "" if mine else ("Not its turn" if f is not None and f.started else "Fight not started")
-        gone = "Down at 0 hit points: does nothing" if X.down_and_out(c) else ""
+        gone = "Down at 0 hit points: does nothing" if combat.down_and_out(c) else ""
         out = _action_items(c, off, gone, mine)
         out.append(_move_item(c, off, gone, mine))
         st, why = _state(off, e.gambit > 0)
@@ -479,7 +479,7 @@ def _state(off: str, left: bool, bar: str = "") -> tuple[EconomyState, str]:
 def _action_items(c: Combatant, off: str, gone: str, mine: bool) -> list[EconomyItem]:
     """The action and the bonus action, barred for the down and the incapacitated."""
     e = c.economy
-    incap = X.incapacitated(c)
+    incap = combat.incapacitated(c)
     out = []
     for key, label, name, n in (("action", "A", "Action", e.actions), ("bonus", "B", "Bonus", e.bonus)):
         st, why = _state(off, n > 0, gone or (f"{incap}: no actions" if incap else ""))
@@ -492,15 +492,15 @@ def _move_item(c: Combatant, off: str, gone: str, mine: bool) -> EconomyItem:
     """The move: the feet left of its speed (more with each Dash), barred for the down, the
     Unconscious and the Stunned, and at speed 0."""
     e = c.economy
-    speed, slow = X.effective_speed(c)
-    left = X.movement_left(c)
+    speed, slow = combat.effective_speed(c)
+    left = combat.movement_left(c)
     dashes = sum(1 for u in e.used if u.lower() == "dash")
     if speed <= 0:
         detail = f"0 ft ({slow or 'speed 0'})"
     else:
         detail = f"{left} of {speed * (1 + dashes)} ft" + (f" ({slow})" if slow else "")
     text = "M" if e.move else "m"
-    if e.move and any(X.moved_feet(u) for u in e.used):
+    if e.move and any(combat.moved_feet(u) for u in e.used):
         text = f"M{left}ft"  # part of the move taken: the feet left
     held = next((n for n in ("Unconscious", "Stunned") if c.has(n)), "")
     bar = gone or (f"{held}: cannot move" if held else (f"{slow}: speed 0" if speed <= 0 else ""))
@@ -514,7 +514,7 @@ def _move_item(c: Combatant, off: str, gone: str, mine: bool) -> EconomyItem:
 def _reaction_item(c: Combatant, gone: str) -> EconomyItem:
     """The reaction, on or off its turn: spent, barred by a condition or by being down, available."""
     e = c.economy
-    barred = X.reactions_barred_by(c)
+    barred = combat.reactions_barred_by(c)
     if e.reactions <= 0:
         st, why, detail = "spent", "", "used"
     elif barred:
@@ -536,7 +536,7 @@ def _reactors(f: Fight) -> list[str]:
     return [
         c.id
         for c in f.combatants
-        if c.economy.reactions > 0 and not X.reactions_barred_by(c) and not X.down_and_out(c)
+        if c.economy.reactions > 0 and not combat.reactions_barred_by(c) and not combat.down_and_out(c)
     ]
 
 

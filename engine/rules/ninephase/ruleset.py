@@ -14,7 +14,7 @@ from msgspec.structs import replace
 from engine import commands as C
 from engine import events as E
 from engine.errors import RuleError
-from engine.rules.ninephase import catalog as K
+from engine.rules.ninephase import catalog
 from engine.rules.ninephase.clock import PHASES, NinePhaseClock
 from engine.rules.ninephase.commands import Activity
 from engine.rules.ninephase.economy import NinePhaseEconomy
@@ -126,10 +126,10 @@ class NinePhase(Ruleset):
     def handlers(self) -> dict[type[C.Command], Handler]:
         return {
             Activity: self._activity,
-            K.DoActivity: self._do_activity,
-            K.DefineActivity: lambda f, cmd, ev: K.define(f, cmd, ev),
-            K.ForgetActivity: lambda f, cmd, ev: K.forget(f, cmd, ev),
-            K.StopChannel: self._stop_channel,
+            catalog.DoActivity: self._do_activity,
+            catalog.DefineActivity: lambda f, cmd, ev: catalog.define(f, cmd, ev),
+            catalog.ForgetActivity: lambda f, cmd, ev: catalog.forget(f, cmd, ev),
+            catalog.StopChannel: self._stop_channel,
         }
 
     # --- fight flow ---------------------------------------------------------------------------
@@ -208,7 +208,7 @@ class NinePhase(Ruleset):
 
     # --- acting and reacting ------------------------------------------------------------------
     def _activity(self, f: Fight, cmd: Activity, ev: Events) -> Fight:
-        return self.perform(f, cmd.who, K.as_spec(cmd), cmd.earliest, ev, self._spend(cmd.resource, cmd.amount))
+        return self.perform(f, cmd.who, catalog.as_spec(cmd), cmd.earliest, ev, self._spend(cmd.resource, cmd.amount))
 
     @staticmethod
     def _spend(resource: str, amount: int) -> tuple[str, int] | None:
@@ -218,8 +218,8 @@ class NinePhase(Ruleset):
             return None
         return (resource.strip().lower(), amount)
 
-    def _do_activity(self, f: Fight, cmd: K.DoActivity, ev: Events) -> Fight:
-        spec = K.find(f, cmd.name)
+    def _do_activity(self, f: Fight, cmd: catalog.DoActivity, ev: Events) -> Fight:
+        spec = catalog.find(f, cmd.name)
         if spec is None:
             raise RuleError(f"There is no activity called {cmd.name.strip() or '(blank)'} in the catalog.")
         if spec.weapon:
@@ -249,7 +249,7 @@ class NinePhase(Ruleset):
         if not f.started or f.ended:
             raise RuleError("The fight is not under way.")
         c = f.get(who)
-        spec = K.check_spec(replace(spec, phase=earliest, weapon=False))
+        spec = catalog.check_spec(replace(spec, phase=earliest, weapon=False))
         self._check_act(f, c, spec, earliest)
         name = spec.name
         p = f.phase
@@ -324,7 +324,7 @@ class NinePhase(Ruleset):
                         ))
         return f
 
-    def _stop_channel(self, f: Fight, cmd: K.StopChannel, ev: Events) -> Fight:
+    def _stop_channel(self, f: Fight, cmd: catalog.StopChannel, ev: Events) -> Fight:
         if not f.started or f.ended:
             raise RuleError("The fight is not under way.")
         c = f.get(cmd.who)

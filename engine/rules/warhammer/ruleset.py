@@ -17,7 +17,7 @@ from engine import commands as C
 from engine import events as E
 from engine.dice import DiceRoll, Rng, roll
 from engine.errors import RuleError
-from engine.rules.warhammer import combat as W
+from engine.rules.warhammer import combat
 from engine.rules.warhammer.clock import WarhammerClock
 from engine.rules.warhammer.commands import Fortune
 from engine.rules.warhammer.economy import WarhammerEconomy
@@ -133,13 +133,13 @@ class Warhammer(Ruleset):
     def handlers(self) -> dict[type[C.Command], Handler]:
         return {
             Fortune: self._fortune,
-            W.Attack: self._attack,
-            W.Critical: lambda f, cmd, ev: W.critical_command(f, cmd, ev),
-            W.KeepFighting: lambda f, cmd, ev: W.keep_fighting_command(f, cmd, ev),
+            combat.Attack: self._attack,
+            combat.Critical: lambda f, cmd, ev: combat.critical_command(f, cmd, ev),
+            combat.KeepFighting: lambda f, cmd, ev: combat.keep_fighting_command(f, cmd, ev),
         }
 
-    def _attack(self, f: Fight, cmd: W.Attack, ev: Events) -> Fight:
-        f, events, _ = W.attack(self, f, cmd)
+    def _attack(self, f: Fight, cmd: combat.Attack, ev: Events) -> Fight:
+        f, events, _ = combat.attack(self, f, cmd)
         ev.extend(events)
         return f
 
@@ -276,7 +276,7 @@ class Warhammer(Ruleset):
                 f = skip_turn(f, cid, ev, "Surprised, it cannot act")
                 idx += 1
                 continue
-            out = W.out_of_action(c)
+            out = combat.out_of_action(c)
             if out:
                 f = skip_turn(f, cid, ev, out)
                 idx += 1
@@ -340,7 +340,7 @@ class Warhammer(Ruleset):
         e = c.economy
         label = cmd.name.strip()
         if cmd.what in ("parry", "dodge"):
-            e = W.spend_defence(c, cmd.what)
+            e = combat.spend_defence(c, cmd.what)
         elif cmd.what in ("action", "defensive"):
             if f.current != c.id:
                 raise RuleError(f"It is not {c.name}'s turn.")
@@ -364,7 +364,7 @@ class Warhammer(Ruleset):
         return f
 
     def dropped_state(self, f: Fight, c: Combatant) -> str:
-        return W.zero_wounds_state(c)
+        return combat.zero_wounds_state(c)
 
     def damage_taken(self, f: Fight, c: Combatant, amount: int, cmd: C.Damage, ev: Events) -> Fight:
         """Damage typed in by hand (not through an attack): remind the GM of the zero-Wounds rules."""
@@ -427,7 +427,7 @@ class Warhammer(Ruleset):
         no_attack = live or anyone(f, attackers, "Attacks are made on the attacker's turn: nobody's turn has begun.")
         fortune = self.fortune_refusal(f)
         buyers = () if fortune else tuple(c.id for c in f.combatants if not self.fortune_refusal(f, c))
-        testers = tuple(c.id for c in f.combatants if not W.willpower_refusal(c))
+        testers = tuple(c.id for c in f.combatants if not combat.willpower_refusal(c))
         no_fortune = fortune or anyone(f, buyers, "Nobody has Fortune left.")
         no_test = live or anyone(f, testers, "Nobody is a champion at 0 Wounds without Resolve.")
         return (

@@ -16,7 +16,7 @@ import engine.library as L
 from engine import apply
 from engine import commands as C
 from engine.commands import Command
-from engine.rules.d20 import combat as X
+from engine.rules.d20 import combat
 from engine.rules.d20.combat import (
     AttackRolled,
     D20Attack,
@@ -465,7 +465,7 @@ USES: list[tuple[str | Text, str]] = [
 def d20_uses(c: Combatant) -> list[tuple[str | Text, str]]:
     """The d20 parts of the turn, then the named uses that do something, each with what it costs.
     A value is the part used, or "part:Name" for a named use."""
-    speed = X.effective_speed(c)[0]
+    speed = combat.effective_speed(c)[0]
     stand = f"{max(1, speed // 2)} ft of the move (half)" if speed > 0 else "half the speed (the move)"
     return [
         *USES,
@@ -473,10 +473,10 @@ def d20_uses(c: Combatant) -> list[tuple[str | Text, str]]:
         ("Dash: an action (the speed again)", "action:Dash"),
         ("Disengage: an action", "action:Disengage"),
         ("Dodge: an action", "action:Dodge"),
-        (f"{X.STAND_UP}: {stand}", f"move:{X.STAND_UP}"),
-        (f"{X.PICK_UP}: the move", f"move:{X.PICK_UP}"),
-        (f"{X.PICK_UP}: an action", f"action:{X.PICK_UP}"),
-        (f"{X.PUT_OUT}: an action", f"action:{X.PUT_OUT}"),
+        (f"{combat.STAND_UP}: {stand}", f"move:{combat.STAND_UP}"),
+        (f"{combat.PICK_UP}: the move", f"move:{combat.PICK_UP}"),
+        (f"{combat.PICK_UP}: an action", f"action:{combat.PICK_UP}"),
+        (f"{combat.PUT_OUT}: an action", f"action:{combat.PUT_OUT}"),
     ]
 
 

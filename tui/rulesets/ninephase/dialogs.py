@@ -13,7 +13,7 @@ from textual.widgets.option_list import Option
 
 import engine.library as L
 from engine.commands import Command
-from engine.rules.ninephase import catalog as K
+from engine.rules.ninephase import catalog
 from engine.rules.ninephase.commands import Activity
 from tui.dialogs import (
     ActingDialog,
@@ -56,9 +56,9 @@ class ActivityDialog(ActingDialog):
             t = literal(L.attack_label(sb, act), "bold")  # type: ignore[arg-type]
             opts.append(Option(t, id=f"sb-{i}"))
             self._picks[f"sb-{i}"] = f"sb:{i}"
-        for i, a in enumerate(K.catalog(f)):
+        for i, a in enumerate(catalog.catalog(f)):
             t = literal(a.name, "bold")
-            t.append(f"  {K.spec_text(a)}", style="dim")
+            t.append(f"  {catalog.spec_text(a)}", style="dim")
             opts.append(Option(t, id=f"cat-{i}"))
             self._picks[f"cat-{i}"] = f"cat:{a.name}"
         live = [ch.activity for ch in self.target.channels if getattr(ch, "status", "") == ""]
@@ -161,7 +161,7 @@ class ActivityDialog(ActingDialog):
         return self._picks.get(opt.id or "", "") if opt is not None else ""
 
     def _spec(self, oid: str) -> Any:
-        return K.find(self.fight, oid[4:]) if oid.startswith("cat:") else None
+        return catalog.find(self.fight, oid[4:]) if oid.startswith("cat:") else None
 
     def _statblock_activity(self, oid: str) -> dict[str, Any] | None:
         """The Activity fields of the statblock activity picked (its Speed Factor already in `earliest`)."""
@@ -207,11 +207,11 @@ class ActivityDialog(ActingDialog):
         if oid.startswith("cat:"):
             speed = optional_int(self.value("speed"), "Speed Factor", 1, 9) if self._needs_speed(oid) else None
             resource, amount = self._resource()
-            return K.DoActivity(self.who, oid[4:], speed, resource, amount)
+            return catalog.DoActivity(self.who, oid[4:], speed, resource, amount)
         if oid.startswith("stop:"):
             ch = self.target.channels[int(oid[5:])]
             twins = [x for x in self.target.channels if x.status == "" and x.activity == ch.activity]
-            return K.StopChannel(self.who, ch.activity, start=_begun(ch) if len(twins) > 1 else None)
+            return catalog.StopChannel(self.who, ch.activity, start=_begun(ch) if len(twins) > 1 else None)
         name = self.value("name").strip()
         if not name:
             raise FormError("Name the activity.")
@@ -233,8 +233,8 @@ class ActivityDialog(ActingDialog):
             across_rounds=self.checked("across_rounds"),
         )
         if self.checked("keep"):
-            spec = K.as_spec(cmd)  # the same entry the engine makes of an ad-hoc activity
-            return [K.DefineActivity(spec), K.DoActivity(self.who, name, resource=resource, amount=amount)]
+            spec = catalog.as_spec(cmd)  # the same entry the engine makes of an ad-hoc activity
+            return [catalog.DefineActivity(spec), catalog.DoActivity(self.who, name, resource=resource, amount=amount)]
         return cmd
 
 
