@@ -11,19 +11,21 @@ statblock kind, the app imports its slice when it first needs one (tui/rulesets/
 saves take its demo; the tests take its docs page, worked examples, golden-save script and snapshot
 fight from it (docs/adding-a-ruleset.md).
 
-The engine reads no files of its own: the entry points are read by importlib.metadata (it scans the
-`*.dist-info` folders on sys.path), once per process when engine.rules is imported, and the files a
+The engine reads no files of its own: the entry points are read from the installed distributions'
+metadata (engine.entry_points, as importlib.metadata finds them, without its import cost; it is
+asked when unsure), once per process when engine.rules is imported, and the files a
 plugin names are package resources, `"package:path/in/it"`, read with pkgutil by `resource()` when
 asked for.
 """
 
 from __future__ import annotations
 
-import importlib.metadata
+import importlib
 import pkgutil
 
 import msgspec
 
+from engine import entry_points
 from engine.commands import Command
 from engine.events import Event
 from engine.ruleset import Ruleset
@@ -76,20 +78,37 @@ def plugins() -> tuple[Plugin, ...]:
     global _cache
     if _cache is None:
         loaded: list[Plugin] = []
-        for point in importlib.metadata.entry_points(group=GROUP):
-            try:
-                plugin = point.load()
-            except (ImportError, AttributeError) as exc:
-                # most often a module of the plugin's package imported before the engine: the
-                # package's __init__ imports engine first (docs/adding-a-ruleset.md)
-                raise ImportError(f"ruleset plugin {point.name} = {point.value} could not be loaded: {exc}") from exc
-            if not isinstance(plugin, Plugin) or plugin.id != point.name:
-                raise TypeError(f"entry point {point.name} = {point.value} does not name the Plugin of {point.name!r}")
+        for name, value in _points():
+            plugin = _load(name, value)
             if any(p.id == plugin.id for p in loaded):  # (one distribution installed twice is listed once)
-                raise ValueError(f"ruleset id {plugin.id!r} is named by two entry points ({point.value})")
+                raise ValueError(f"ruleset id {plugin.id!r} is named by two entry points ({value})")
             loaded.append(plugin)
         _cache = tuple(sorted(loaded, key=lambda p: (p.order, p.id)))
     return _cache
+
+
+def _points() -> list[tuple[str, str]]:
+    """(name, value) of the group's entry points: engine.entry_points' quick read, else (when it is
+    unsure) importlib.metadata's, which costs start-up its import."""
+    found = entry_points.read(GROUP)
+    if found is not None:
+        return found
+    import importlib.metadata  # lazy: only when the quick read is unsure (start-up)
+
+    return [(p.name, p.value) for p in importlib.metadata.entry_points(group=GROUP)]
+
+
+def _load(name: str, value: str) -> Plugin:
+    module, _, attr = value.partition(":")
+    try:
+        plugin = getattr(importlib.import_module(module.strip()), attr.strip()) if attr else None
+    except (ImportError, AttributeError) as exc:
+        # most often a module of the plugin's package imported before the engine: the package's
+        # __init__ imports engine first (docs/adding-a-ruleset.md)
+        raise ImportError(f"ruleset plugin {name} = {value} could not be loaded: {exc}") from exc
+    if not isinstance(plugin, Plugin) or plugin.id != name:
+        raise TypeError(f"entry point {name} = {value} does not name the Plugin of {name!r}")
+    return plugin
 
 
 def get_plugin(rid: str) -> Plugin | None:

@@ -47,3 +47,26 @@ def test_every_file_a_plugin_names_is_there() -> None:
 def test_a_missing_resource_is_none() -> None:
     assert resource("engine:no/such/file.md") is None
     assert resource("") is None
+
+
+def test_the_quick_entry_point_read_finds_what_importlib_metadata_finds() -> None:
+    """engine.entry_points reads the metadata without importing importlib.metadata (start-up): it must
+    find exactly the same entry points, and say it is unsure (None) rather than read a file otherwise."""
+    import importlib.metadata
+
+    from engine import entry_points
+
+    quick = entry_points.read("fracas.rulesets")
+    assert quick is not None
+    assert sorted(quick) == sorted((p.name, p.value) for p in importlib.metadata.entry_points(group="fracas.rulesets"))
+    assert entry_points._parse("[fracas.rulesets]\nnot an entry point\n", "fracas.rulesets") is None
+    assert entry_points._dist_name("My.Pkg-1.0.dist-info") == "my_pkg"
+
+
+def test_start_up_does_not_import_importlib_metadata() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, engine, tui.cli; print('importlib.metadata' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert out.stdout.strip() == "False", out.stderr
