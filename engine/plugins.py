@@ -58,6 +58,27 @@ class Plugin(msgspec.Struct, frozen=True, kw_only=True):
     snapshot: str = ""
 
 
+def bundled(rid: str, ruleset: Ruleset, demo_name: str, *, default: bool = False) -> Plugin:
+    """A ruleset shipped with Fracas, its files where this repository keeps them: the slice in
+    tui/rulesets/<id>, the kind and bestiary in engine/library, the demo in saves/demos; its docs
+    page, worked examples and test tables in the source tree only (docs/, tests/)."""
+    return Plugin(
+        id=rid,
+        ruleset=ruleset,
+        ui=f"tui.rulesets.{rid}",
+        order=0,
+        default=default,
+        kind=f"engine.library.{rid}",
+        bestiary=f"engine.library:bestiary/{rid}.toml",
+        demo=f"saves:demos/{rid}.jsonl",
+        demo_name=demo_name,
+        docs=f"engine:../docs/rules/{rid}.md",
+        examples="engine:../docs/commands.md",
+        golden=f"engine:../tests/saves/scripts/{rid}.jsonl",
+        snapshot=f"engine:../tests/tui/fights/{rid}.jsonl",
+    )
+
+
 def resource(spec: str) -> bytes | None:
     """The bytes of a resource `"package:path"` a plugin names (None when it names none, or the file
     is missing)."""
