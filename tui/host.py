@@ -12,11 +12,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from engine import get_ruleset
+from tui.rulesets import get_ui
+
 if TYPE_CHECKING:
     from engine.commands import Command
     from engine.events import Event
+    from engine.ruleset import Ruleset
+    from engine.state import Fight
     from saves.session import Session
     from tui.config import Config
+    from tui.rulesets import RulesetUI
 
 
 class Host(Protocol):
@@ -54,3 +60,25 @@ class FightView(Protocol):
     """A screen that shows the fight (the main screen): shown again after each change."""
 
     def refresh_fight(self, force: bool = False) -> None: ...
+
+
+class FightAccess:
+    """The fight a screen shows, its ruleset and the ruleset's app slice, read from the app's session
+    at the moment they are asked for: the main screen and every dialog (each defines `fracas`)."""
+
+    fracas: Any
+
+    @property
+    def fight(self) -> Fight:
+        session = self.fracas.session
+        assert session is not None
+        return session.state
+
+    @property
+    def rules(self) -> Ruleset:
+        return get_ruleset(self.fight.ruleset)
+
+    @property
+    def ui(self) -> RulesetUI:
+        """The app slice of the fight's ruleset (tui/rulesets/): its form hints and its own dialogs."""
+        return get_ui(self.fight.ruleset)

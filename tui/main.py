@@ -26,9 +26,10 @@ from engine.state import Combatant, Fight
 from saves import default_dir
 from saves.errors import SaveError
 from tui.actions import ACTIONS, FOOTER_ORDER, bindings
+from tui.host import FightAccess
 from tui.panes import conditions_text, header_text, log_line, sheet
 from tui.rows import GENERIC, Now
-from tui.rulesets import RulesetUI, get_ui, registered
+from tui.rulesets import get_ui, registered
 from tui.text import clean, literal, span
 from tui.widgets import KeyBar, Line, LogView, Pane, Tracker
 
@@ -45,7 +46,7 @@ OWN = frozenset(a.action for ui in registered() for a in ui.actions)
 GENERIC_ACTIONS = frozenset(a.action.partition("(")[0] for a in GENERIC)
 
 
-class MainScreen(Screen[None]):
+class MainScreen(FightAccess, Screen[None]):
     BINDINGS = bindings()
     AUTO_FOCUS = "#tracker"
     # The screen's own background is never seen (header, body and footer cover it), yet Textual
@@ -88,21 +89,6 @@ class MainScreen(Screen[None]):
     @property
     def fracas(self) -> FracasApp:
         return self.app  # type: ignore[return-value]
-
-    @property
-    def fight(self) -> Fight:
-        session = self.fracas.session
-        assert session is not None
-        return session.state
-
-    @property
-    def rules(self) -> Ruleset:
-        return get_ruleset(self.fight.ruleset)
-
-    @property
-    def ui(self) -> RulesetUI:
-        """The app slice of the fight's ruleset (tui/rulesets/)."""
-        return get_ui(self.fight.ruleset)
 
     def compose(self) -> ComposeResult:
         self._layout_classes(self.app.size.width, update=False)  # before the first styling

@@ -19,13 +19,12 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, OptionList, Static
 
-from engine import RuleError, get_ruleset
+from engine import RuleError
 from engine.commands import Command
-from engine.ruleset import Ruleset
 from engine.state import Combatant, Fight
 from tui.dialogs.fields import Choice, Field
 from tui.dialogs.forms import SIDE_WORDS, FormError, rolls_owed, table_rolls
-from tui.rulesets import RulesetUI, get_ui
+from tui.host import FightAccess
 from tui.text import clean, literal, span
 
 if TYPE_CHECKING:
@@ -84,7 +83,7 @@ def _settling(fn: Callable[..., None]) -> Callable[..., None]:
     return run
 
 
-class Dialog(ModalScreen[None]):
+class Dialog(FightAccess, ModalScreen[None]):
     DEFAULT_CSS = """
     Dialog { align: center middle; background: $background; }
     Dialog > #dialog {
@@ -145,21 +144,6 @@ class Dialog(ModalScreen[None]):
     def fracas(self) -> Host:
         """The app, as far as a dialog needs it (tui/host.py)."""
         return self.app  # type: ignore[return-value]
-
-    @property
-    def fight(self) -> Fight:
-        session = self.fracas.session
-        assert session is not None
-        return session.state
-
-    @property
-    def rules(self) -> Ruleset:
-        return get_ruleset(self.fight.ruleset)
-
-    @property
-    def ui(self) -> RulesetUI:
-        """The app slice of the fight's ruleset: its form hints and its own dialogs."""
-        return get_ui(self.fight.ruleset)
 
     @property
     def target(self) -> Combatant:
