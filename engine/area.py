@@ -83,6 +83,7 @@ class KeptCondition(C.Command, tag="condition_kept"):
     dice: str = ""
     note: str = ""
     dc: int = 0
+    override: bool = False
 
 
 @C.register_command
@@ -219,7 +220,7 @@ def _kept(rs: Ruleset, f: Fight, cmd: KeptCondition, ev: Events) -> Fight:
     if cmd.who == caster.id and clean_name(cmd.name, "condition name").lower() == held.name.lower():
         raise RuleError(f"{held.name} cannot keep itself up.")
     add = C.AddCondition(
-        cmd.who, cmd.name, cmd.duration, cmd.level, caster.id, cmd.dice, cmd.note, cmd.dc
+        cmd.who, cmd.name, cmd.duration, cmd.level, caster.id, cmd.dice, cmd.note, cmd.dc, cmd.override
     )
     f, events = apply(f, add)
     out = list(events)

@@ -8,7 +8,7 @@ from typing import Union
 
 import msgspec
 
-from engine.state import Duration, Kind, Side
+from engine.state import Duration, Kind, Pool, Side
 
 Given = tuple[int, ...] | None
 
@@ -54,6 +54,11 @@ class AddCombatant(Command, tag="add"):
     flags: tuple[str, ...] = ()
     resist: tuple[str, ...] = ()
     vulnerable: tuple[str, ...] = ()
+    immune: tuple[str, ...] = ()
+    condition_immune: tuple[str, ...] = ()
+    # limited abilities beyond the ruleset's own resources (engine.state.Pool: a recharging breath,
+    # spell slots, legendary actions), each copy starting with its own
+    resources: tuple[Pool, ...] = ()
     note: str = ""
     # a library statblock (engine.library's JSON of it), kept by every copy: its attacks and actions
     # stay one key away, whatever later happens to the library
@@ -83,6 +88,8 @@ class EditCombatant(Command, tag="edit"):
     flags: tuple[str, ...] | None = None
     resist: tuple[str, ...] | None = None
     vulnerable: tuple[str, ...] | None = None
+    immune: tuple[str, ...] | None = None
+    condition_immune: tuple[str, ...] | None = None
     note: str | None = None
 
 
@@ -165,6 +172,7 @@ class AddCondition(Command, tag="condition"):
     dice: str = ""
     note: str = ""
     dc: int = 0  # the DC of the save that ends it, where the source gives one
+    override: bool = False  # the GM gives it to a combatant immune to it
 
 
 class RemoveCondition(Command, tag="uncondition"):

@@ -16,11 +16,11 @@ from engine import commands as C
 from engine import events as E
 from engine.dice import Rng, parse, roll
 from engine.errors import RuleError
-from engine.limits import check_command
+from engine.limits import WORD, check_command
 from engine.mechanics import EffectRolled, amount_or_roll, deal_damage
 from engine.ruleset import Events, Handler, Ruleset, get_ruleset, remove_condition
 from engine.state import Combatant, Condition, Duration, Fight, Pool, put, set_pool
-from engine.text import check_line, check_multiline, normal_name
+from engine.text import check_line, check_multiline, normal_name, shown
 
 MAX_COMBATANTS = 500
 MAX_NAME = 80
@@ -94,6 +94,28 @@ def _words(values: tuple[str, ...], what: str) -> tuple[str, ...]:
     return tuple(values)
 
 
+# the combatant's lists of short words, as AddCombatant and EditCombatant give them
+WORD_FIELDS = ("flags", "resist", "vulnerable", "immune", "condition_immune")
+MAX_POOLS = 60  # a statblock's limited abilities: nine slot levels, legendary actions, recharges, uses
+
+
+def _check_resources(rs: Ruleset, pools: tuple[Pool, ...]) -> None:
+    """A statblock's limited abilities: named once each, not the ruleset's own resources, full."""
+    if len(pools) > MAX_POOLS:
+        raise RuleError(f"At most {MAX_POOLS} limited abilities.")
+    own = {p.key for p in rs.resources(rs.full_stats(()), C.AddCombatant(name="x"))}
+    seen: set[str] = set()
+    for p in pools:
+        key = p.key.casefold()
+        if not p.key.strip() or len(p.key) > WORD or not p.key.isprintable():
+            raise RuleError(f"A limited ability needs a short one-line name (at most {WORD} characters).")
+        if key in seen or p.key in own:
+            raise RuleError(f"{shown(p.key)} is named twice among the resources.")
+        if not 0 <= p.current <= p.max <= 99 or p.temp or not 0 <= p.recharge <= 6:
+            raise RuleError(f"{shown(p.key)}: uses are 0-99, at most its maximum; a recharge is 1-6.")
+        seen.add(key)
+
+
 def _started(f: Fight) -> None:
     if not f.started:
         raise RuleError("The fight has not started yet: start it first.")
@@ -115,8 +137,9 @@ def _add(rs: Ruleset, f: Fight, cmd: C.AddCombatant, ev: Events) -> Fight:
         if owner.owner:
             raise RuleError(f"{owner.name} is a companion and cannot have companions of its own.")
     _text(cmd.note, "note")
-    for field in ("flags", "resist", "vulnerable"):
-        _words(getattr(cmd, field), field)
+    for field in WORD_FIELDS:
+        _words(getattr(cmd, field), field.replace("_", " "))
+    _check_resources(rs, cmd.resources)
     joins = _joining(rs, f, cmd)
     nid = f.next_id
     added = []
@@ -219,10 +242,10 @@ def _edit(rs: Ruleset, f: Fight, cmd: C.EditCombatant, ev: Events) -> Fight:
         if stats != c.stats:
             changes.append(", ".join(f"{k} {v}" for k, v in cmd.stats))
             new = rs.restat(new, stats)
-    for field in ("flags", "resist", "vulnerable"):
+    for field in WORD_FIELDS:
         value = getattr(cmd, field)
-        if value is not None and _words(value, field) != getattr(c, field):
-            changes.append(f"{field}: {', '.join(value) or 'none'}")
+        if value is not None and _words(value, field.replace("_", " ")) != getattr(c, field):
+            changes.append(f"{field.replace('_', ' ')}: {', '.join(value) or 'none'}")
             new = replace(new, **{field: tuple(value)})
     if cmd.note is not None and cmd.note != c.note:
         changes.append("note changed")
@@ -384,6 +407,10 @@ def _add_condition(rs: Ruleset, f: Fight, cmd: C.AddCondition, ev: Events) -> Fi
             break
     if not 0 <= cmd.dc <= 100:
         raise RuleError(f"A save DC is between 1 and 100 (or 0 for none), not {cmd.dc}.")
+    if c.condition_immune and not cmd.override:
+        for x in c.condition_immune:
+            if x.lower() == low:
+                raise RuleError(f"{c.name} is immune to {canonical} (its statblock says so); the GM can give it anyway.")
     # the note as given: apply's limits (engine/limits.py) checked it as _text would
     cond = Condition(canonical, cmd.level, duration, cmd.source, cmd.note, cmd.dice, cmd.dc)
     kept = tuple([x for x in c.conditions if x.name.lower() != low])  # `low` is canonical's too

@@ -77,6 +77,8 @@ _FIELDS: dict[str, tuple[str, int, str]] = {
     "flags": ("word", WORD, "flags"),
     "resist": ("word", WORD, "resist"),
     "vulnerable": ("word", WORD, "vulnerable"),
+    "immune": ("word", WORD, "immune"),
+    "condition_immune": ("word", WORD, "condition immunity"),
     "note": ("text", TEXT, "note"),
     "text": ("text", TEXT, "note"),
     "statblock": ("line", STATBLOCK, "statblock"),
@@ -97,6 +99,9 @@ _COUNTS: dict[str, int] = {
     "flags": 50,
     "resist": 50,
     "vulnerable": 50,
+    "immune": 50,
+    "condition_immune": 50,
+    "resources": 60,  # engine.core.MAX_POOLS
     "targets": 50,
     "graze": 50,
     "unsensed": 50,

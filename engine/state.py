@@ -34,6 +34,11 @@ class Pool(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="pool"
     current: int
     max: int
     temp: Count = 0
+    # a statblock's limited ability (a breath weapon, a spell slot, legendary actions): `recharge` is
+    # the lowest d6 roll that refills a spent pool at the start of its owner's turn (5: "recharge
+    # 5-6"; 0: none); `refresh` fills it to its maximum at the start of its owner's turn
+    recharge: int = 0
+    refresh: bool = False
 
 
 class Duration(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="duration", forbid_unknown_fields=True):
@@ -257,6 +262,8 @@ class Combatant(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="
     flags: tuple[str, ...] = ()  # ruleset switches: "boss", "concentrating", "shield", ...
     resist: tuple[str, ...] = ()
     vulnerable: tuple[str, ...] = ()
+    immune: tuple[str, ...] = ()  # damage types it takes no damage from
+    condition_immune: tuple[str, ...] = ()  # conditions it cannot be given (unless the GM overrides)
     note: str = ""
     due: tuple[Due, ...] = ()  # rolls the rules ask for that the table still owes, oldest first
     statblock: str = ""  # the library statblock it was added from, as engine.library's JSON ("" = none)

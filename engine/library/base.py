@@ -25,10 +25,11 @@ from engine.core import apply, new_fight
 from engine.dice import Rng, parse, roll
 from engine.errors import RuleError
 from engine.events import Event
+from engine.library.abilities import Ability, Trait, pools
 from engine.limits import LINE, NAME, STATBLOCK, TEXT, WORD
 from engine.plugins import get_plugin, resource
 from engine.ruleset import get_ruleset
-from engine.state import Combatant, Kind, Side
+from engine.state import Combatant, Kind, Pool, Side
 from engine.text import check_line, check_multiline, name_key, normal_name, shown
 
 HpMode = Literal["fixed", "rolled"]
@@ -59,6 +60,10 @@ class Statblock(
     flags: tuple[str, ...] = ()
     note: str = ""
     source: str = ""
+    immune: tuple[str, ...] = ()  # damage types it takes no damage from
+    condition_immune: tuple[str, ...] = ()  # conditions it cannot be given
+    traits: tuple[Trait, ...] = ()
+    actions: tuple[Ability, ...] = ()  # abilities besides its weapon attacks (engine.library.abilities)
 
 
 class StatblockKind(ABC):
@@ -77,7 +82,23 @@ class StatblockKind(ABC):
     def add_fields(self, sb: Any) -> dict[str, Any]:
         """AddCombatant fields besides name, count and stats (resist, vulnerable, flags, note)."""
         note = "\n".join(x for x in (sb.note, *self.note_lines(sb)) if x)
-        return {"kind": sb.kind, "side": sb.side, "flags": tuple(sb.flags), "note": note}
+        fields: dict[str, Any] = {"kind": sb.kind, "side": sb.side, "flags": tuple(sb.flags), "note": note}
+        if sb.immune:
+            fields["immune"] = tuple(sb.immune)
+        if sb.condition_immune:
+            fields["condition_immune"] = tuple(sb.condition_immune)
+        resources = self.resources(sb)
+        if resources:
+            fields["resources"] = resources
+        return fields
+
+    def resources(self, sb: Any) -> tuple[Pool, ...]:
+        """The limited abilities it joins a fight with (recharges, uses), as the engine's pools."""
+        return pools(sb.actions)
+
+    def abilities(self, sb: Any) -> tuple[Ability, ...]:
+        """Every ability it can use at the table, in the order the dialog offers them."""
+        return tuple(sb.actions)
 
     def note_lines(self, sb: Any) -> tuple[str, ...]:
         """What the statblock says that the engine has no field for, shown to the GM after its note."""

@@ -9,6 +9,7 @@ import msgspec
 from engine.commands import Command, Damage
 from engine.errors import RuleError
 from engine.events import Event
+from engine.library.abilities import Ability, DamagePart, Spellcasting, pools
 from engine.library.base import (
     Statblock,
     StatblockKind,
@@ -50,11 +51,6 @@ class Saves(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_fiel
     cha: Bonus | None = None
 
 
-class DamagePart(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_fields=True):
-    dice: str  # "1d6+2", or a flat number "3"
-    type: str = ""
-
-
 class D20Attack(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, forbid_unknown_fields=True):
     """One attack. `reach` in feet for a melee attack; `range` "normal/long" in feet for a ranged one.
     The first damage part is the one the engine's attack rolls (its type meets resistances); further
@@ -86,8 +82,10 @@ class D20Statblock(Statblock, frozen=True, kw_only=True, tag="d20"):
     gambit: Annotated[int, msgspec.Meta(ge=0, le=99)] = 0
     resist: tuple[str, ...] = ()
     vulnerable: tuple[str, ...] = ()
-    immune: tuple[str, ...] = ()
     attacks: tuple[D20Attack, ...] = ()
+    legendary: Annotated[int, msgspec.Meta(ge=0, le=9)] = 0  # legendary actions a round
+    legendary_resistance: Annotated[int, msgspec.Meta(ge=0, le=9)] = 0  # per day
+    spellcasting: Spellcasting | None = None
 
 
 def mod(score: int) -> int:
@@ -134,9 +132,13 @@ class D20Kind(StatblockKind):
         fields["vulnerable"] = tuple(sb.vulnerable)
         return fields
 
-    def note_lines(self, sb: Any) -> tuple[str, ...]:
-        # the engine has resistance and vulnerability only: immunity is shown to the GM in the note
-        return ("Immune: " + ", ".join(sb.immune) + ".",) if sb.immune else ()
+    def resources(self, sb: Any) -> tuple[Any, ...]:
+        sc: Spellcasting | None = sb.spellcasting
+        spells = sc.spells if sc else ()
+        return pools(sb.actions + spells, sc.slots if sc else (), sb.legendary, sb.legendary_resistance)
+
+    def abilities(self, sb: Any) -> tuple[Ability, ...]:
+        return tuple(sb.actions) + (sb.spellcasting.spells if sb.spellcasting else ())
 
     def attacks(self, sb: Any) -> tuple[Any, ...]:
         return tuple(sb.attacks)
@@ -239,6 +241,8 @@ class D20Kind(StatblockKind):
             gambit=s.get("gambit", 0),
             resist=c.resist,
             vulnerable=c.vulnerable,
+            immune=c.immune,
+            condition_immune=c.condition_immune,
             flags=c.flags,
             note=c.note,
         )
