@@ -410,7 +410,7 @@ def _add_condition(rs: Ruleset, f: Fight, cmd: C.AddCondition, ev: Events) -> Fi
     if c.condition_immune and not cmd.override:
         for x in c.condition_immune:
             if x.lower() == low:
-                raise RuleError(f"{c.name} is immune to {canonical} (its statblock says so); the GM can give it anyway.")
+                raise RuleError(f"{c.name} is immune to {canonical} (its statblock says so); give it anyway?")
     # the note as given: apply's limits (engine/limits.py) checked it as _text would
     cond = Condition(canonical, cmd.level, duration, cmd.source, cmd.note, cmd.dice, cmd.dc)
     kept = tuple([x for x in c.conditions if x.name.lower() != low])  # `low` is canonical's too
