@@ -260,7 +260,8 @@ class Ruleset(ABC):
             return f
         if not f.started or f.ended:
             raise RuleError(f"{cmd.name.strip() or 'An ability'} takes a part of a turn: the fight must be under way.")
-        return self.use(f, UseAction(cmd.who, cmd.act, cmd.name.strip(), cmd.cost, cmd.target), ev)
+        # the target is the log's: a UseAction target means more (d20 Help, a Warhammer attack)
+        return self.use(f, UseAction(cmd.who, cmd.act, cmd.name.strip(), cmd.cost), ev)
 
     def check_spend(self, f: Fight, c: Combatant, key: str) -> None:
         """Refuse spending `c`'s pool `key` now, where the rules say when it may be (d20: legendary
