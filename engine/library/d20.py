@@ -9,7 +9,7 @@ import msgspec
 from engine.commands import Command, Damage
 from engine.errors import RuleError
 from engine.events import Event
-from engine.library.abilities import Ability, DamagePart, Spellcasting, pools
+from engine.library.abilities import LEGENDARY, Ability, DamagePart, Spellcasting, check_spellcasting, pools
 from engine.library.base import (
     Statblock,
     StatblockKind,
@@ -103,9 +103,16 @@ def damage_text(parts: tuple[DamagePart, ...]) -> str:
     return " + ".join(f"{p.dice} {p.type}".strip() for p in parts) or "no damage"
 
 
+# when an ability is used: an action, a bonus action, a reaction, a legendary action (at the end of
+# another creature's turn, spending `cost` of its legendary actions) or a lair action
+ACTS = ("action", "bonus", "reaction", "legendary", "lair")
+
+
 class D20Kind(StatblockKind):
     ruleset = "d20"
     struct = D20Statblock
+    save_words = ABILITY_KEYS
+    act_words = ACTS
 
     def stats(self, sb: Any) -> tuple[tuple[str, int], ...]:
         a: Abilities = sb.abilities
@@ -201,6 +208,9 @@ class D20Kind(StatblockKind):
         for field in ("resist", "vulnerable", "immune"):
             for word in getattr(sb, field):
                 check_word(word, "damage type")
+        for word in sb.condition_immune:
+            check_word(word, "condition")
+        self._check_magic(sb)
         for a in sb.attacks:
             check_name(a.name, "attack name")
             check_line(a.rider, "rider", LINE)
@@ -219,6 +229,16 @@ class D20Kind(StatblockKind):
                     raise RuleError(f"{a.name}: a damage part needs its dice.")
                 check_dice(part.dice, f"{a.name}'s damage")
                 check_word(part.type, "damage type")
+
+    def _check_magic(self, sb: Any) -> None:
+        """Legendary actions within the creature's count, and spells within its slots."""
+        for a in self.abilities(sb):
+            if a.act == "legendary" and not sb.legendary:
+                raise RuleError(f"{a.name} is a legendary action and the creature has none (legendary = 0)")
+            if a.act == "legendary" and not 1 <= a.cost <= sb.legendary:
+                raise RuleError(f"{a.name} costs {a.cost} {LEGENDARY.lower()}; it has {sb.legendary} a round")
+        if sb.spellcasting is not None:
+            check_spellcasting(sb.spellcasting, ABILITY_KEYS)
 
     def from_combatant(self, c: Combatant) -> Statblock:
         s = dict(c.stats)
