@@ -21,10 +21,10 @@ from engine.library.base import (
     register_kind,
     signed,
 )
-from engine.limits import LINE
+from engine.limits import LINE, NAME, TEXT
 from engine.rules.d20 import combat
 from engine.state import Combatant
-from engine.text import check_line
+from engine.text import check_line, check_multiline
 
 Score = Annotated[int, msgspec.Meta(ge=1, le=40)]
 Bonus = Annotated[int, msgspec.Meta(ge=-20, le=40)]
@@ -67,7 +67,26 @@ class D20Attack(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, f
     reach: Annotated[int, msgspec.Meta(ge=0, le=1000)] = 5
     range: str = ""
     damage: tuple[DamagePart, ...] = ()
-    rider: str = ""  # what else a hit does, as the GM reads it ("DC 11 Con save or Poisoned")
+    # what else a hit does, whole as the statblock says it (several lines allowed), and what of it the
+    # app can act on: the save it calls for, its DC, the condition given to a target that fails it
+    # (or, without a save, to the one hit): "DC 11 Constitution saving throw or be Poisoned"
+    rider: str = ""
+    save: Literal["", "str", "dex", "con", "int", "wis", "cha"] = ""
+    dc: Annotated[int, msgspec.Meta(ge=0, le=100)] = 0
+    condition: str = ""
+
+
+class Speed(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, forbid_unknown_fields=True):
+    """A way of moving besides walking, in feet ("fly 60 ft. (hover)")."""
+
+    kind: Literal["fly", "swim", "climb", "burrow"]
+    feet: Annotated[int, msgspec.Meta(ge=0, le=500)]
+    hover: bool = False
+
+
+class Skill(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_fields=True):
+    name: str
+    bonus: Bonus = 0
 
 
 class D20Statblock(Statblock, frozen=True, kw_only=True, tag="d20"):
@@ -75,7 +94,8 @@ class D20Statblock(Statblock, frozen=True, kw_only=True, tag="d20"):
     hp_dice: str = ""
     ac: Annotated[int, msgspec.Meta(ge=0, le=60)] = 10
     abilities: Abilities = Abilities()
-    speed: Annotated[int, msgspec.Meta(ge=0, le=500)] = 30
+    speed: Annotated[int, msgspec.Meta(ge=0, le=500)] = 30  # walking; 0 for a creature that only swims
+    speeds: tuple[Speed, ...] = ()  # its other speeds
     init: Bonus = 0  # initiative bonus beyond the Dexterity modifier
     prof: Annotated[int, msgspec.Meta(ge=0, le=10)] = 2
     saves: Saves = Saves()
@@ -86,6 +106,13 @@ class D20Statblock(Statblock, frozen=True, kw_only=True, tag="d20"):
     legendary: Annotated[int, msgspec.Meta(ge=0, le=9)] = 0  # legendary actions a round
     legendary_resistance: Annotated[int, msgspec.Meta(ge=0, le=9)] = 0  # per day
     spellcasting: Spellcasting | None = None
+    skills: tuple[Skill, ...] = ()
+    senses: str = ""  # "darkvision 60 ft., passive Perception 12", as the statblock says
+    languages: str = ""
+    challenge: str = ""  # "1/4", "17 (18,000 XP)"
+
+
+MAX_SKILLS = 30
 
 
 def mod(score: int) -> int:
@@ -202,7 +229,7 @@ class D20Kind(StatblockKind):
             m = mod(getattr(sb.abilities, a.ability))
             text += f"{signed(m)}" if m and a.damage else ""
         text += f" ({where})"
-        return f"{text}; {a.rider}" if a.rider else text
+        return f"{text}; {' '.join(a.rider.split())}" if a.rider else text
 
     def check(self, sb: Any) -> None:
         for field in ("resist", "vulnerable", "immune"):
@@ -211,9 +238,13 @@ class D20Kind(StatblockKind):
         for word in sb.condition_immune:
             check_word(word, "condition")
         self._check_magic(sb)
+        self._check_extras(sb)
         for a in sb.attacks:
             check_name(a.name, "attack name")
-            check_line(a.rider, "rider", LINE)
+            check_multiline(a.rider, f"{a.name}'s rider", TEXT)
+            check_line(a.condition, f"{a.name}'s condition", NAME)
+            if a.dc and not a.save:
+                raise RuleError(f"{a.name}: a DC needs the save it is for (save).")
             if a.ability and not a.power and a.ability not in ("str", "dex"):
                 raise RuleError(f"{a.name}: a weapon attack adds Strength or Dexterity (power = true for a spell).")
             if a.ability and not a.power and a.kind == "ranged" and a.ability != "dex":
@@ -229,6 +260,18 @@ class D20Kind(StatblockKind):
                     raise RuleError(f"{a.name}: a damage part needs its dice.")
                 check_dice(part.dice, f"{a.name}'s damage")
                 check_word(part.type, "damage type")
+
+    def _check_extras(self, sb: Any) -> None:
+        """Other speeds (each kind once), skills, senses, languages, challenge."""
+        if len(sb.speeds) > 4 or len({x.kind for x in sb.speeds}) != len(sb.speeds):
+            raise RuleError("speeds: each of fly, swim, climb and burrow at most once")
+        if len(sb.skills) > MAX_SKILLS:
+            raise RuleError(f"skills: {len(sb.skills)}, at most {MAX_SKILLS}")
+        for skill in sb.skills:
+            check_name(skill.name, "skill name")
+        check_line(sb.senses, "senses", LINE)
+        check_line(sb.languages, "languages", LINE)
+        check_line(sb.challenge, "challenge", NAME)
 
     def _check_magic(self, sb: Any) -> None:
         """Legendary actions within the creature's count, and spells within its slots."""

@@ -112,3 +112,26 @@ def test_a_hostile_count_is_refused_before_anything_is_encoded():
     refused("d20", d20(actions=many), "abilities and spells: 50000, at most 100")
     refused("d20", d20(actions=[{"name": "Multiattack", "attacks": ["Bite"] * 5000}]), "5000 attacks, at most 20")
     refused("d20", d20(spellcasting={"spells": many}), "abilities and spells: 50000")
+
+
+def test_a_rider_is_whole_several_lines_and_read_for_its_save():
+    rider = "the target must succeed on a DC 11 Constitution saving throw or be poisoned.\nWhile poisoned, it is still."
+    sb = L.decode_entry("d20", d20(attacks=[{"name": "Sting", "bonus": 4, "rider": rider, "save": "con", "dc": 11,
+                                            "condition": "Poisoned"}]))
+    assert sb.attacks[0].rider == rider and "\n" not in L.attack_label(sb, sb.attacks[0])
+    refused("d20", d20(attacks=[{"name": "Sting", "rider": "x" * 2001}]), "at most 2000")
+    refused("d20", d20(attacks=[{"name": "Sting", "save": "luck"}]), "save")
+    refused("d20", d20(attacks=[{"name": "Sting", "dc": 12}]), "a DC needs the save")
+
+
+def test_other_speeds_skills_senses_languages_challenge():
+    sb = L.decode_entry("d20", d20(speed=0, speeds=[{"kind": "swim", "feet": 40}, {"kind": "fly", "feet": 60,
+                                                                                       "hover": True}],
+                                   skills=[{"name": "Perception", "bonus": 5}], senses="darkvision 60 ft.",
+                                   languages="Common, Draconic", challenge="5 (1,800 XP)"))
+    cmd = L.to_add(sb)[0]
+    assert dict(cmd.stats)["speed"] == 0 and sb.speeds[1].hover
+    refused("d20", d20(speeds=[{"kind": "swim", "feet": 40}, {"kind": "swim", "feet": 20}]), "at most once")
+    refused("d20", d20(speeds=[{"kind": "teleport", "feet": 40}]), "kind")
+    refused("d20", d20(skills=[{"name": "", "bonus": 1}]), "skill name cannot be empty")
+    refused("d20", d20(senses="a\nb"), "single line")

@@ -23,6 +23,8 @@ from engine.library.importers.common import (
     entry_name,
     number,
 )
+from engine.library.importers.text5e import condition_of, dice_text, read_save
+from engine.limits import TEXT
 
 FORMAT = "Improved Initiative"
 _ABILITY = {"str": "str", "dex": "dex", "con": "con", "int": "int", "wis": "wis", "cha": "cha"}
@@ -30,9 +32,11 @@ _ABILITY = {"str": "str", "dex": "dex", "con": "con", "int": "int", "wis": "wis"
 # `*+`: read once, never given back and retried), no two quantifiers can share the same characters,
 # and a search that could start anywhere inside a run (`_HIT_DICE`) starts only at the run's first
 # character. Without that, "Melee" and 80,000 spaces, or "(" and 80,000 digits, took a minute.
+# "Melee Weapon Attack: +5 to hit", and "Weapon Attack: +3 to hit" with no word for its kind (as
+# Improved Initiative's SRD list writes some beasts': melee when it gives a reach, ranged on a range)
 _ATTACK = re.compile(
-    r"(Melee or Ranged|Melee|Ranged)\s++(?:(?:Weapon|Spell)\s*+)?Attack(?: Roll)?:\s*+([+\-\u2212])\s*+(\d++)"
-    r"(?:\s*+to hit)?",
+    r"(?:(Melee or Ranged|Melee|Ranged)\s++(?:(?:Weapon|Spell)\s*+)?|(?<![A-Za-z])(?:Weapon|Spell)\s++)"
+    r"Attack(?: Roll)?:\s*+([+\-\u2212])\s*+(\d++)(?:\s*+to hit)?",
     re.I,
 )
 _REACH = re.compile(r"reach\s++(\d++)\s*+f(?:ee)?t", re.I)
@@ -54,11 +58,11 @@ _SENTENCE = re.compile(r"\.(?:\s++|$)")
 _DICE = re.compile(r"\d*+d\d++(?:[+-]\d++)?|\d++")  # fullmatch
 _FIRST_INT = re.compile(r"-?\d++")
 _HIT_DICE = re.compile(r"(?<!\d)\d++\s*+d\s*+\d++(?:\s*+[+\-\u2212]\s*+\d++)?", re.I)
-RIDER_MAX = 200  # engine.limits.LINE: a rider is one line
+RIDER_MAX = TEXT  # a rider is kept whole; longer than a note it could not be carried
 
 
 def _dice(text: str) -> str:
-    return "".join(text.replace("\u2212", "-").split()).lower()
+    return dice_text(text)
 
 
 def _part_at(text: str, pos: int) -> tuple[DamagePart, int] | None:
@@ -73,11 +77,25 @@ def _part_at(text: str, pos: int) -> tuple[DamagePart, int] | None:
 
 
 def _clip(text: str) -> str:
-    """One line of at most RIDER_MAX characters; a longer one is cut at a word and says so."""
-    text = " ".join(text.split())
+    """The rider whole; past RIDER_MAX characters (no statblock's is) it is cut at a word and ends
+    with an ellipsis, which `rider_cut` reports."""
+    text = text.strip()
     if len(text) <= RIDER_MAX:
         return text
     return text[: RIDER_MAX - 1].rsplit(" ", 1)[0].rstrip(" ,;.") + "\u2026"
+
+
+def rider_fields(rider: str) -> dict[str, Any]:
+    """What a rider says the app can act on: the save it calls for, its DC and the condition a failed
+    save gives ("DC 11 Constitution saving throw or be Poisoned"); without a save, the condition a
+    hit gives ("the target is grappled")."""
+    if not rider:
+        return {}
+    save = read_save(rider)
+    if save is not None:
+        return {"save": save.save, "dc": save.dc, "condition": save.condition}
+    cond = condition_of(rider)
+    return {"condition": cond} if cond else {}
 
 
 def read_hit(hit: str) -> tuple[tuple[DamagePart, ...], str]:
@@ -117,10 +135,11 @@ def parse_attack(name: str, text: str) -> D20Attack | None:
     if m is None:
         return None
     bonus = number(m[2].replace("\u2212", "-") + m[3], f"{name}'s attack bonus", *bounds(D20Attack, "bonus"))
-    kind = "ranged" if m[1].lower() == "ranged" else "melee"
     head, hit = _head_and_hit(text[m.end() :])
     reach = _REACH.search(head)
     rng = _RANGE.search(head)
+    word = (m[1] or "").lower()
+    kind = "ranged" if word == "ranged" or (not word and rng and not reach) else "melee"
     parts, rider = read_hit(hit) if hit else ((), "")
     return D20Attack(
         name=name,
@@ -131,6 +150,7 @@ def parse_attack(name: str, text: str) -> D20Attack | None:
         range=range_of(rng, name),
         damage=parts,
         rider=_clip(rider),
+        **rider_fields(rider),
     )
 
 
@@ -152,7 +172,7 @@ def reach_unread(text: str) -> bool:
     """The attack says it has a reach but not one Fracas can read ("reach,.0 ft."): 5 ft is taken."""
     m = _ATTACK.search(text)
     head = _head_and_hit(text[m.end() :])[0] if m else ""
-    return m is not None and m[1].lower() != "ranged" and "reach" in head.lower() and not _REACH.search(head)
+    return m is not None and (m[1] or "").lower() != "ranged" and "reach" in head.lower() and not _REACH.search(head)
 
 
 def _blocks(data: Any) -> list[Any]:
@@ -304,6 +324,8 @@ def _attacks(block: dict[str, Any], skipped: list[str]) -> list[D20Attack]:
                 attacks.append(attack)
                 if reach_unread(str(a.get("Content", ""))):
                     skipped.append(f"{aname}'s reach (unreadable: 5 ft taken)")
+                if attack.rider.endswith("\u2026") and "\u2026" not in str(a.get("Content", "")):
+                    skipped.append(f"{aname}'s rider (past {RIDER_MAX} characters: cut)")
     return attacks
 
 

@@ -109,6 +109,7 @@ def _attack(a: dict[str, Any]) -> tuple[D20Attack | None, str]:
         range=range_of(_RANGE.search(desc), name),
         damage=tuple(parts),
         rider=parsed.rider if parsed else "",
+        **({"save": parsed.save, "dc": parsed.dc, "condition": parsed.condition} if parsed else {}),
     )
     return attack, why
 
