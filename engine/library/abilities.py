@@ -32,6 +32,7 @@ MAX_SLOT_LEVEL = 9
 
 LEGENDARY = "Legendary actions"  # the pool a legendary creature spends, full again at its turn
 LEGENDARY_RESISTANCE = "Legendary Resistance"
+FOCUS = "focus"  # Cosmere's resource of that key (engine.rules.cosmere)
 
 
 class DamagePart(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_fields=True):
@@ -116,6 +117,8 @@ def spend_of(a: Ability) -> tuple[tuple[str, int], ...]:
         out.append((slot_key(a.level), 1))
     if a.act == "legendary":
         out.append((LEGENDARY, a.cost))
+    if a.focus:  # Cosmere: the focus every adversary and character has as a resource
+        out.append((FOCUS, a.focus))
     return tuple(out)
 
 

@@ -135,3 +135,24 @@ def test_other_speeds_skills_senses_languages_challenge():
     refused("d20", d20(speeds=[{"kind": "teleport", "feet": 40}]), "kind")
     refused("d20", d20(skills=[{"name": "", "bonus": 1}]), "skill name cannot be empty")
     refused("d20", d20(senses="a\nb"), "single line")
+
+
+def test_each_ruleset_joins_with_its_limited_abilities_as_pools():
+    from engine.library.abilities import spend_of
+
+    sb = L.decode_entry("cosmere", cosmere(actions=[
+        {"name": "Brace", "act": "reaction", "focus": 1},
+        {"name": "Rally", "uses": 1, "per": "fight"},
+    ]))
+    cmd = L.to_add(sb)[0]
+    assert [(p.key, p.max) for p in cmd.resources] == [("Rally", 1)]
+    assert spend_of(sb.actions[0]) == (("focus", 1),)
+    wh = L.decode_entry("warhammer", {"name": "Bog Thing", "wounds": 14, "weapons": [{"name": "Claws"}],
+                                      "condition_immune": ["Fatigued"], "immune": ["poison"],
+                                      "actions": [{"name": "Spew", "recharge": 6, "save": "ag"}]})
+    cmd = L.to_add(wh)[0]
+    assert [(p.key, p.recharge) for p in cmd.resources] == [("Spew", 6)]
+    assert cmd.condition_immune == ("Fatigued",) and cmd.immune == ("poison",)
+    nine = L.decode_entry("ninephase", {"name": "Mire Wisp", "hp": 8, "activities": [{"name": "Flicker"}],
+                                        "actions": [{"name": "Glare", "uses": 2, "per": "day"}]})
+    assert [(p.key, p.max) for p in L.to_add(nine)[0].resources] == [("Glare", 2)]
