@@ -173,6 +173,10 @@ def ability_from_text(name: str, text: str, act: str = "action", usage: str = ""
                    damage=damage, **fields)  # type: ignore[arg-type]
 
 
+def legendary_count_said(text: str) -> bool:
+    return _LEGENDARY_COUNT.search(text) is not None
+
+
 def legendary_count(text: str) -> int:
     """How many legendary actions a round the text gives ("can take 3 legendary actions"), 3 if none."""
     m = _LEGENDARY_COUNT.search(text)
