@@ -145,6 +145,13 @@ def pools(abilities: tuple[Ability, ...], slots: tuple[int, ...] = (), legendary
 
 def ability_label(a: Ability) -> str:
     """One line for a pick list: "Fire Breath (recharge 5-6): DC 21 Dex, 18d6 fire, half on a save"."""
+    limits = _limits(a)
+    head = a.name + (f" ({'; '.join(limits)})" if limits else "")
+    parts = _effects(a)
+    return f"{head}: {', '.join(parts)}" if parts else head
+
+
+def _limits(a: Ability) -> list[str]:
     limits = []
     if a.recharge:
         limits.append(f"recharge {a.recharge}-6" if a.recharge < 6 else "recharge 6")
@@ -156,7 +163,10 @@ def ability_label(a: Ability) -> str:
         limits.append(a.act + (f", costs {a.cost}" if a.act == "legendary" and a.cost > 1 else ""))
     if a.focus:
         limits.append(f"{a.focus} focus")
-    head = a.name + (f" ({'; '.join(limits)})" if limits else "")
+    return limits
+
+
+def _effects(a: Ability) -> list[str]:
     parts = []
     if a.attacks:
         parts.append(", ".join(a.attacks))
@@ -170,7 +180,7 @@ def ability_label(a: Ability) -> str:
             parts.append("half on a save" if a.on_save == "half" else "none on a save")
     if a.condition:
         parts.append(a.condition)
-    return f"{head}: {', '.join(parts)}" if parts else head
+    return parts
 
 
 # --- checks (what the struct's types cannot say) ---------------------------------------------------

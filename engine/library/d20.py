@@ -240,26 +240,7 @@ class D20Kind(StatblockKind):
         self._check_magic(sb)
         self._check_extras(sb)
         for a in sb.attacks:
-            check_name(a.name, "attack name")
-            check_multiline(a.rider, f"{a.name}'s rider", TEXT)
-            check_line(a.condition, f"{a.name}'s condition", NAME)
-            if a.dc and not a.save:
-                raise RuleError(f"{a.name}: a DC needs the save it is for (save).")
-            if a.ability and not a.power and a.ability not in ("str", "dex"):
-                raise RuleError(f"{a.name}: a weapon attack adds Strength or Dexterity (power = true for a spell).")
-            if a.ability and not a.power and a.kind == "ranged" and a.ability != "dex":
-                raise RuleError(f"{a.name}: a ranged weapon attack adds Dexterity.")
-            if a.power and not a.ability:
-                raise RuleError(f"{a.name}: a power attack names its casting ability (ability).")
-            if not a.proficient and not a.ability:
-                raise RuleError(f"{a.name}: leaving proficiency off needs the ability the attack adds.")
-            if a.range and not _range_ok(a.range):
-                raise RuleError(f"{a.name}: a range is feet, or normal/long feet (80/320), not {a.range!r}.")
-            for part in a.damage:
-                if not part.dice:
-                    raise RuleError(f"{a.name}: a damage part needs its dice.")
-                check_dice(part.dice, f"{a.name}'s damage")
-                check_word(part.type, "damage type")
+            _check_attack(a)
 
     def _check_extras(self, sb: Any) -> None:
         """Other speeds (each kind once), skills, senses, languages, challenge."""
@@ -309,6 +290,29 @@ class D20Kind(StatblockKind):
             flags=c.flags,
             note=c.note,
         )
+
+
+def _check_attack(a: D20Attack) -> None:
+    check_name(a.name, "attack name")
+    check_multiline(a.rider, f"{a.name}'s rider", TEXT)
+    check_line(a.condition, f"{a.name}'s condition", NAME)
+    if a.dc and not a.save:
+        raise RuleError(f"{a.name}: a DC needs the save it is for (save).")
+    if a.ability and not a.power and a.ability not in ("str", "dex"):
+        raise RuleError(f"{a.name}: a weapon attack adds Strength or Dexterity (power = true for a spell).")
+    if a.ability and not a.power and a.kind == "ranged" and a.ability != "dex":
+        raise RuleError(f"{a.name}: a ranged weapon attack adds Dexterity.")
+    if a.power and not a.ability:
+        raise RuleError(f"{a.name}: a power attack names its casting ability (ability).")
+    if not a.proficient and not a.ability:
+        raise RuleError(f"{a.name}: leaving proficiency off needs the ability the attack adds.")
+    if a.range and not _range_ok(a.range):
+        raise RuleError(f"{a.name}: a range is feet, or normal/long feet (80/320), not {a.range!r}.")
+    for part in a.damage:
+        if not part.dice:
+            raise RuleError(f"{a.name}: a damage part needs its dice.")
+        check_dice(part.dice, f"{a.name}'s damage")
+        check_word(part.type, "damage type")
 
 
 def _range_ok(text: str) -> bool:

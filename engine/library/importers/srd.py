@@ -243,33 +243,43 @@ def _spellcasting(p: Parts, t: dict[str, Any]) -> None:
     sc = t.get("spellcasting")
     if not isinstance(sc, dict):
         return
+    slots = _slots(sc.get("slots"))
+    spells = [s for x in sc.get("spells") or [] if (s := _spell(x, len(slots))) is not None]
+    dc, bonus = sc.get("dc"), sc.get("modifier")
+    ability = _get(sc, "ability", "index")
+    found = Spellcasting(
+        ability=ability if ability in ABILITY_KEYS else "",
+        dc=dc if isinstance(dc, int) and 0 <= dc <= 100 else 0,
+        bonus=bonus if isinstance(bonus, int) and -20 <= bonus <= 40 else 0,
+        slots=slots,
+        spells=tuple(spells),
+    )
+    p.spellcasting = merge_spellcasting(found, p.spellcasting) if spells else p.spellcasting
+
+
+def _slots(v: Any) -> tuple[int, ...]:
+    """slots {"1": 4, "2": 3}: the count for each level from the 1st, up to the highest given."""
     slots = [0] * 9
-    for level, n in (sc.get("slots") or {}).items() if isinstance(sc.get("slots"), dict) else ():
+    for level, n in v.items() if isinstance(v, dict) else ():
         if str(level).isdigit() and 1 <= int(level) <= 9 and isinstance(n, int) and 0 <= n <= 99:
             slots[int(level) - 1] = n
     while slots and not slots[-1]:
         slots.pop()
-    spells = []
-    for x in sc.get("spells") or []:
-        if not isinstance(x, dict) or not str(x.get("name", "")).strip():
-            continue
-        level = x.get("level") if isinstance(x.get("level"), int) and 0 <= x.get("level") <= 9 else -1
-        usage = x.get("usage") if isinstance(x.get("usage"), dict) else {}
-        times = usage.get("times") if str(usage.get("type", "")).lower() == "per day" else 0
-        uses = times if isinstance(times, int) and 0 < times <= 99 else 0
-        if usage and not uses or (level > 0 and not uses and level > len(slots)):
-            level = -1  # at will, or a level with no slot: no slot spent
-        spells.append(Ability(name=str(x["name"]).strip()[:80], level=level, uses=uses, per="day" if uses else ""))
-    dc, bonus = sc.get("dc"), sc.get("modifier")
-    found = Spellcasting(
-        ability=str(_get(sc, "ability", "index") or "")[:3] if _get(sc, "ability", "index") in ABILITY_KEYS else "",
-        dc=dc if isinstance(dc, int) and 0 <= dc <= 100 else 0,
-        bonus=bonus if isinstance(bonus, int) and -20 <= bonus <= 40 else 0,
-        slots=tuple(slots),
-        spells=tuple(spells),
-    )
-    # the text's reading of this trait is replaced by the object's
-    p.spellcasting = merge_spellcasting(found, p.spellcasting) if spells else p.spellcasting
+    return tuple(slots)
+
+
+def _spell(x: Any, top: int) -> Ability | None:
+    """One spell {name, level, usage {type "at will" | "per day", times}}; a spell at will, or of a
+    level the caster has no slots for (`top` the highest), spends no slot (level -1)."""
+    if not isinstance(x, dict) or not str(x.get("name", "")).strip():
+        return None
+    level = x.get("level") if isinstance(x.get("level"), int) and 0 <= x["level"] <= 9 else -1
+    usage = x.get("usage") if isinstance(x.get("usage"), dict) else {}
+    times = usage.get("times") if str(usage.get("type", "")).lower() == "per day" else 0
+    uses = times if isinstance(times, int) and not isinstance(times, bool) and 0 < times <= 99 else 0
+    if (usage and not uses) or (level > top and not uses):
+        level = -1
+    return Ability(name=str(x["name"]).strip()[:80], level=level, uses=uses, per="day" if uses else "")
 
 
 def _skills(m: dict[str, Any]) -> tuple[Skill, ...]:
