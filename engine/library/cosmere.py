@@ -124,8 +124,6 @@ class CosmereKind(StatblockKind):
         for ab in sb.actions:
             if ab.cost > 3 or (ab.act != "action" and ab.cost > 1):
                 raise RuleError(f"{ab.name}: an action costs at most 3 actions (a free action or reaction 1)")
-            if ab.focus > sb.focus:
-                raise RuleError(f"{ab.name} costs {ab.focus} focus and the adversary has {sb.focus}")
         for a in sb.attacks:
             check_name(a.name, "attack name")
             check_name(a.action, "action name")
