@@ -336,7 +336,8 @@ def wfrp_actor() -> dict[str, Any]:
             {"name": "Armour", "type": "trait", "system": {"specification": {"value": "2"}}},
             {"name": "Regenerate", "type": "trait", "system": {
                 "description": {"value": "<p>At the end of each round it heals d10 Wounds.</p><p>Fire stops it.</p>"}}},
-            {"name": "Fear", "type": "trait", "system": {"specification": {"value": "2"}, "description": {"value": ""}}},
+            {"name": "Fear", "type": "trait",
+             "system": {"specification": {"value": "2"}, "description": {"value": ""}}},
             {"name": "Melee (Brawling)", "type": "skill", "system": {"advances": {"value": 10}}},
         ],
         "effects": [{"name": "Lurking"}],
