@@ -161,6 +161,8 @@ def _limits(a: Ability) -> list[str]:
         limits.append("cantrip" if a.level == 0 else f"level {a.level}")
     if a.act not in ("", "action"):
         limits.append(a.act + (f", costs {a.cost}" if a.act == "legendary" and a.cost > 1 else ""))
+    elif a.cost != 1:  # Cosmere: an ability taking two or three of the turn's actions (or none)
+        limits.append(f"{a.cost} actions")
     if a.focus:
         limits.append(f"{a.focus} focus")
     return limits
