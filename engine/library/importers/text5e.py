@@ -130,6 +130,8 @@ def read_limits(name: str, usage: str = "") -> Limits:
     """A name's limits: "Fire Breath (Recharge 5-6)", "Teleport (Costs 2 Actions)", "Web (Recharge 5-6)",
     "Gaze (3/Day)", "(Recharges after a Short or Long Rest)" (once a day); `usage` is said the same way."""
     recharge, uses, per, cost = 0, 0, "", 1
+    # Improved Initiative's Usage says it bare ("Recharge 5-6", "3/Day"): read as a name's would be
+    usage = f"({usage.strip()})" if usage.strip() and "(" not in usage else usage
     for text in (name, usage):
         if m := _RECHARGE.search(text):
             recharge = int(m[1]) if 1 <= int(m[1]) <= 6 else 0
