@@ -434,3 +434,14 @@ def test_use_ability_in_cosmere_and_nine_phase_pays_their_economy():
         apply(f, Activity("c1", "Bite"))
     with pytest.raises(RuleError, match="an action or a reaction"):
         apply(f, C.UseAbility("c2", "Sing", act="lair"))
+
+
+@pytest.mark.parametrize("rules", ["d20", "cosmere", "ninephase", "warhammer"])
+def test_a_stat_edit_keeps_a_statblock_pools_recharge_and_refresh(rules: str) -> None:
+    # Cosmere rebuilds its resources from the stats on an edit: a breath must not lose its recharge
+    f, _ = apply(setup(rules), C.AddCombatant("Drake", resources=(BREATH, LEGENDARY)))
+    c = f.combatants[-1]
+    stat = next(k for k, _ in c.stats if k not in ("hp", "wounds"))
+    f, _ = apply(f, C.EditCombatant(c.id, stats=((stat, dict(c.stats)[stat] + 1),)))
+    kept = {p.key: p for p in f.get(c.id).resources}
+    assert kept["Fire Breath"].recharge == 5 and kept[pools.LEGENDARY].refresh

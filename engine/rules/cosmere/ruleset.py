@@ -103,7 +103,10 @@ class Cosmere(Ruleset):
     def restat(self, c: Combatant, stats: tuple[tuple[str, int], ...]) -> Combatant:
         c = super().restat(c, stats)
         s = dict(stats)
-        res = tuple(Pool(p.key, min(p.current, s.get(p.key, p.max)), s.get(p.key, p.max)) for p in c.resources)
+        # replace, not a new Pool: a statblock's pool keeps its recharge and refresh
+        res = tuple(
+            replace(p, current=min(p.current, s.get(p.key, p.max)), max=s.get(p.key, p.max)) for p in c.resources
+        )
         return replace(c, resources=res)
 
     def handlers(self) -> dict[type[C.Command], Handler]:

@@ -126,7 +126,10 @@ class NinePhase(Ruleset):
 
     def restat(self, c: Combatant, stats: tuple[tuple[str, int], ...]) -> Combatant:
         c = super().restat(c, stats)
-        return replace(c, resources=_pools(stats, c.resources))
+        # a statblock's own pools (a recharging ability, uses) are not stats: kept as they are
+        keys = {k.lower() for k, _ in stats}
+        own = tuple(p for p in c.resources if p.key.lower() not in keys)
+        return replace(c, resources=_pools(stats, c.resources) + own)
 
     def fresh_economy(self) -> NinePhaseEconomy:
         return _fresh()
