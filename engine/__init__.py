@@ -3,7 +3,8 @@
 No textual, no rich, no file I/O here: the app and the save files build on this.
 """
 
-from engine import area  # noqa: F401 (registers the commands on several targets)
+# registered on import: the commands on several targets, and those using a statblock's abilities
+from engine import area, uses  # noqa: F401
 from engine.commands import Command, command_union
 from engine.core import apply, new_fight
 from engine.errors import RuleError

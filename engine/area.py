@@ -18,6 +18,7 @@ from msgspec.structs import replace
 
 from engine import commands as C
 from engine import events as E
+from engine import pools
 from engine.commands import Given
 from engine.core import apply, clean_name, end_condition, register_generic
 from engine.errors import RuleError
@@ -43,6 +44,9 @@ class AreaTarget(
     given: Given = None
     total: int | None = None
     saved: bool | None = None
+    # a legendary creature's choice: should its save fail, it spends one "Legendary Resistance" and
+    # succeeds instead (refused when it has none left)
+    legendary: bool = False
 
 
 @C.register_command
@@ -53,6 +57,12 @@ class AreaEffect(C.Command, tag="area"):
     save with (d20: str, dex, con, int, wis, cha), against `dc`; a target that saves takes half
     (rounded down), or nothing with `none_on_save`. Each share then meets the target's own
     resistances. `source`: who made it (for the log and the damage's source).
+
+    A statblock's ability (Fire Breath): `ability` names it for the log ("Red Dragon uses Fire
+    Breath (DC 21 Dex): ..."); `spend` ([key, amount]) takes the pools of `source` it uses, all or
+    nothing; `act` the part of `source`'s turn it takes, as UseAbility's; `condition` is given to each
+    target that fails its save (without a save, to every target not marked `saved`), a target immune
+    to it skipped with a line in the log.
     """
 
     targets: tuple[AreaTarget, ...] = ()  # none is refused with a message, not a decode error
@@ -67,6 +77,10 @@ class AreaEffect(C.Command, tag="area"):
     save: str = ""
     dc: int | None = None
     none_on_save: bool = False
+    ability: str = ""
+    spend: tuple[tuple[str, int], ...] = ()
+    condition: str = ""
+    act: str = ""
 
 
 @C.register_command
@@ -98,7 +112,7 @@ class RemoveConditions(C.Command, tag="unconditions"):
 # --- area -------------------------------------------------------------------------------------
 
 
-def _check_targets(f: Fight, targets: tuple[AreaTarget, ...]) -> None:
+def _check_targets(f: Fight, targets: tuple[AreaTarget, ...], save: bool) -> None:
     if not targets:
         raise RuleError("Choose at least one target.")
     seen: set[str] = set()
@@ -111,6 +125,19 @@ def _check_targets(f: Fight, targets: tuple[AreaTarget, ...]) -> None:
             raise RuleError(f"{c.name}'s save: give the dice or the total, not both.")
         if t.saved is not None and (t.given is not None or t.total is not None):
             raise RuleError(f"{c.name}'s save: give its roll or the GM's call, not both.")
+        if t.legendary:
+            if not save and t.saved is None:
+                raise RuleError(f"{c.name} makes no save here: Legendary Resistance has no failure to turn.")
+            pools.can_resist(c)
+
+
+def _check_ability(f: Fight, cmd: "AreaEffect") -> str:
+    """The ability's checks before anything is rolled: who uses it, the condition's name. Returns
+    the condition's name ("" without one)."""
+    if (cmd.ability or cmd.spend or cmd.act) and not cmd.source:
+        what = cmd.ability or cmd.label or "it"
+        raise RuleError(f"Name who uses {what} (source): what it spends and takes is that combatant's.")
+    return clean_name(cmd.condition, "condition name") if cmd.condition.strip() else ""
 
 
 def _save_name(rs: Ruleset, f: Fight, cmd: AreaEffect) -> str:
@@ -153,31 +180,27 @@ def _with_detail(events: tuple[E.Event, ...], who: str, note: str) -> list[E.Eve
 
 
 def _area(rs: Ruleset, f: Fight, cmd: AreaEffect, ev: Events) -> Fight:
-    _check_targets(f, cmd.targets)
     source = f.get(cmd.source) if cmd.source else None
     save = _save_name(rs, f, cmd)
-    key = cmd.save.strip().lower()
+    _check_targets(f, cmd.targets, bool(save))
+    condition = _check_ability(f, cmd)
     what = "healing" if cmd.heal else "damage"
     amount, r, f = amount_or_roll(f, cmd.amount, cmd.dice, cmd.given, what)
     names = tuple(f.get(t.who).name for t in cmd.targets)
     ev.append(
         E.AreaRolled(
             amount, r, cmd.type, cmd.heal, cmd.label, cmd.source, source.name if source else "",
-            names, save, cmd.dc, cmd.none_on_save,
+            names, save, cmd.dc, cmd.none_on_save, cmd.ability.strip(),
         )
     )
+    if source is not None:
+        if cmd.act:
+            use = C.UseAbility(source.id, cmd.ability.strip() or cmd.label.strip() or "Area effect", act=cmd.act)
+            f = rs.pay_ability(f, use, ev)
+        f = pools.spend(rs, f, source.id, cmd.spend, ev)  # all or nothing, with the effect
     for t in cmd.targets:
         c = f.get(t.who)
-        saved = t.saved
-        note = ""
-        if save and saved is None:
-            assert cmd.dc is not None  # _save_name refused a save without one
-            saved, shown, f = AREA_SAVES[f.ruleset].roll(f, c, key, cmd.dc, t.given, t.total)
-            note = f"{shown}: {'saved' if saved else 'failed'}"
-        elif saved is not None:
-            note = "saved (the GM's call)" if saved else "failed its save (the GM's call)"
-        if saved is not None:
-            f = rs.save_made(f, c, ev)  # a save made (nine-phase: it interrupts a channel)
+        saved, note, f = _target_save(rs, f, cmd, t, save, ev)
         share = amount
         if saved:
             share = 0 if cmd.none_on_save else amount // 2
@@ -190,6 +213,44 @@ def _area(rs: Ruleset, f: Fight, cmd: AreaEffect, ev: Events) -> Fight:
         # the ruleset's own Damage (or Heal) command, as if the GM had typed it for this target
         f, sub_events = apply(f, sub)
         ev.extend(_with_detail(sub_events, c.id, note))
+        if condition and not saved:
+            f = _give_condition(f, c.id, condition, cmd.source, ev)
+    return f
+
+
+def _target_save(
+    rs: Ruleset, f: Fight, cmd: AreaEffect, t: AreaTarget, save: str, ev: Events
+) -> tuple[bool | None, str, Fight]:
+    """How one target's save went: rolled (d20), the GM's call, or none made (None); a failure that
+    Legendary Resistance turns into a success. Returns (saved, the note for its damage line, fight)."""
+    c = f.get(t.who)
+    saved = t.saved
+    note = ""
+    if save and saved is None:
+        assert cmd.dc is not None  # _save_name refused a save without one
+        saved, shown, f = AREA_SAVES[f.ruleset].roll(f, c, cmd.save.strip().lower(), cmd.dc, t.given, t.total)
+        note = f"{shown}: {'saved' if saved else 'failed'}"
+    elif saved is not None:
+        note = "saved (the GM's call)" if saved else "failed its save (the GM's call)"
+    if saved is False and t.legendary:
+        f, left = pools.resist(f, c.id, ev)
+        saved = True
+        note += f", Legendary Resistance: a success instead ({left} left)"
+    if saved is not None:
+        f = rs.save_made(f, f.get(c.id), ev)  # a save made (nine-phase: it interrupts a channel)
+    return saved, note, f
+
+
+def _give_condition(f: Fight, who: str, name: str, source: str, ev: Events) -> Fight:
+    """The effect's condition on a target that did not save; one immune to it is skipped, said in
+    the log (the GM can still give it by hand, overriding)."""
+    c = f.get(who)
+    low = name.casefold()
+    if any(x.strip().casefold() == low for x in c.condition_immune):
+        ev.append(E.Info(f"{c.name} is immune to {name}: not given", c.id))
+        return f
+    f, events = apply(f, C.AddCondition(who, name, source=source))
+    ev.extend(events)
     return f
 
 

@@ -217,6 +217,33 @@ class SavingThrow(Command, tag="save"):
     dc: int | None = None
     given: Given = None
     label: str = ""
+    # a legendary creature's choice: should the save fail, it spends one "Legendary Resistance" and
+    # succeeds instead (refused when it has none left)
+    legendary: bool = False
+
+
+class UseAbility(Command, tag="ability"):
+    """A statblock's ability that the engine rolls nothing for (Parry, Multiattack's announcement,
+    a text-only one): the log's line, the pools it spends (`spend`: [key, amount], all or nothing,
+    from `who`'s resources) and the part of the turn it takes (`act`, the ruleset's word: d20
+    "action", "bonus", "reaction", "legendary", "lair"; Cosmere "action" costing `cost`, "free",
+    "reaction"; ... ; empty: none)."""
+
+    who: str
+    name: str
+    spend: tuple[tuple[str, int], ...] = ()
+    target: str = ""
+    act: str = ""
+    cost: int = 1
+
+
+class Recharge(Command, tag="recharge"):
+    """The recharge roll of `who`'s pool `key` (a breath weapon): a d6 rolled, or the table's
+    (`given`); at or above the pool's recharge it is full again. Settles the roll owed for it."""
+
+    who: str
+    key: str
+    given: int | None = None
 
 
 class Roll(Command, tag="roll"):
@@ -257,6 +284,8 @@ _BUILTIN: tuple[type[Command], ...] = (
     RestoreResource,
     UseAction,
     SavingThrow,
+    UseAbility,
+    Recharge,
     Roll,
     Note,
     Setting,

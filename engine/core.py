@@ -14,6 +14,7 @@ from msgspec.structs import replace
 
 from engine import commands as C
 from engine import events as E
+from engine import pools
 from engine.dice import Rng, parse, roll
 from engine.errors import RuleError
 from engine.limits import WORD, check_command
@@ -478,15 +479,18 @@ def _restore(rs: Ruleset, f: Fight, cmd: C.RestoreResource, ev: Events) -> Fight
     gained = min(cmd.amount, p.max - p.current)
     if gained <= 0:
         raise RuleError(f"{c.name}'s {p.key} is already full ({p.current}/{p.max}).")
-    f = put(f, replace(c, resources=set_pool(c.resources, replace(p, current=p.current + gained))))
+    c = replace(c, resources=set_pool(c.resources, replace(p, current=p.current + gained)))
+    if p.current + gained >= p.max:
+        c = pools.clear_recharge(c, p.key)  # full again by the GM's hand: no recharge roll owed
+    f = put(f, c)
     ev.append(E.ResourceChanged(c.id, c.name, p.key, gained, p.current + gained))
     return f
 
 
 def _resource(c: Combatant, key: str) -> Pool:
-    for p in c.resources:
-        if p.key == key.lower():
-            return p
+    p = pools.find_pool(c, key)
+    if p is not None:
+        return p
     have = ", ".join(p.key for p in c.resources) or "none"
     raise RuleError(f"{c.name} has no '{key}' to spend or restore (it has: {have}).")
 
@@ -498,12 +502,18 @@ def _use(rs: Ruleset, f: Fight, cmd: C.UseAction, ev: Events) -> Fight:
 
 def _save(rs: Ruleset, f: Fight, cmd: C.SavingThrow, ev: Events) -> Fight:
     c = f.get(cmd.who)
+    if cmd.legendary:
+        if cmd.dc is None:
+            raise RuleError("Legendary Resistance turns a failed save into a success: give the save's DC.")
+        pools.can_resist(c)
     r, rng = roll(cmd.dice, f.rng, cmd.given)
     if cmd.given is None:
         f = replace(f, rng=rng)
     ok = None if cmd.dc is None else r.total >= cmd.dc
     ev.append(E.SaveRolled(c.id, c.name, r, cmd.dc, ok, _text(cmd.label, "label")))
-    return rs.save_made(f, c, ev)
+    if ok is False and cmd.legendary:
+        f, _ = pools.resist(f, c.id, ev)
+    return rs.save_made(f, f.get(c.id), ev)
 
 
 def _roll(rs: Ruleset, f: Fight, cmd: C.Roll, ev: Events) -> Fight:

@@ -227,6 +227,52 @@ class ActionUsed(Event, tag="used"):
         return f"{self.name} uses {what}{'; ' + self.left if self.left else ''}"
 
 
+class AbilityUsed(Event, tag="ability"):
+    """A statblock's ability used (engine/uses.py): the line the GM reads, "Goblin Boss uses Parry"."""
+
+    who: str
+    name: str
+    ability: str
+    act: str = ""  # "reaction", "legendary", ... as the ruleset says it
+    target: str = ""  # the target's id and its name then
+    target_name: str = ""
+    left: str = ""  # the economy left after it, when it took a part of the turn ("A1 B1 M R0")
+
+    def describe(self) -> str:
+        act = f" ({self.act})" if self.act else ""
+        on = f" on {self.target_name}" if self.target_name else ""
+        return f"{self.name} uses {self.ability}{act}{on}{'; ' + self.left if self.left else ''}"
+
+
+class RechargeDue(Event, tag="recharge_due"):
+    """A spent pool with a recharge owes its d6 at the start of its owner's turn (the app prompts)."""
+
+    who: str
+    name: str
+    key: str
+    lowest: int  # the lowest face that brings it back
+
+    def describe(self) -> str:
+        faces = "6" if self.lowest >= 6 else f"{self.lowest}-6"
+        return f"{self.name}'s {self.key} may recharge: roll a d6 ({faces} brings it back)"
+
+
+class Recharged(Event, tag="recharged"):
+    """The recharge d6 rolled (or the table's): the pool full again or still spent."""
+
+    who: str
+    name: str
+    key: str
+    roll: DiceRoll
+    lowest: int
+    success: bool
+
+    def describe(self) -> str:
+        faces = "6" if self.lowest >= 6 else f"{self.lowest}-6"
+        how = "recharged" if self.success else f"still spent (needs {faces})"
+        return f"{self.name}'s {self.key} recharge: {self.roll.text()}: {how}"
+
+
 class SaveRolled(Event, tag="save"):
     who: str
     name: str
@@ -300,8 +346,11 @@ class AreaRolled(Event, tag="area"):
     save: str = ""  # the save's name ("Dexterity"), when the targets save
     dc: int | None = None
     none_on_save: bool = False
+    ability: str = ""  # the statblock's ability it is: "Red Dragon uses Fire Breath (DC 21 Dex): ..."
 
     def text(self) -> str:
+        if self.ability:
+            return self._used()
         by = f" by {self.source_name}" if self.source_name else ""
         typ = f" {self.type}" if self.type and not self.heal else ""
         rolled = f" [{self.roll.text()}]" if self.roll else ""
@@ -313,6 +362,18 @@ class AreaRolled(Event, tag="area"):
         if self.save:
             dc = f" DC {self.dc}" if self.dc is not None else ""
             out += f"; {self.save} save{dc}, {'none' if self.none_on_save else 'half'} on a success"
+        return out
+
+    def _used(self) -> str:
+        """ "Red Dragon uses Fire Breath (DC 21 Dex): 63 fire [18d6 = ...] to A, B; half on a success"."""
+        who = self.source_name or "Someone"
+        save = f" (DC {self.dc} {self.save[:3]})" if self.save and self.dc is not None else ""
+        typ = f" {self.type}" if self.type and not self.heal else ""
+        rolled = f" [{self.roll.text()}]" if self.roll else ""
+        what = " healing" if self.heal else typ
+        out = f"{who} uses {self.ability}{save}: {self.amount}{what}{rolled} to {', '.join(self.names)}"
+        if self.save:
+            out += f"; {'none' if self.none_on_save else 'half'} on a success"
         return out
 
 
@@ -337,6 +398,9 @@ EVENT_TYPES: list[type[Event]] = [
     ConditionEnded,
     ResourceChanged,
     ActionUsed,
+    AbilityUsed,
+    RechargeDue,
+    Recharged,
     SaveRolled,
     Rolled,
     Noted,

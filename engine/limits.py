@@ -60,6 +60,8 @@ _FIELDS: dict[str, tuple[str, int, str]] = {
     "cover": ("line", WORD, "cover"),
     "defense": ("line", WORD, "defense"),
     "ability": ("line", WORD, "ability"),
+    "act": ("line", WORD, "part of the turn"),
+    "condition": ("line", NAME, "condition name"),
     "shove": ("line", WORD, "shove"),
     "option": ("line", WORD, "attack option"),
     "location": ("line", WORD, "hit location"),
@@ -92,6 +94,8 @@ _OVERRIDES: dict[tuple[str, str], tuple[str, int, str]] = {
     ("setting", "key"): ("lookup", WORD, "setting"),
     ("setting", "value"): ("lookup", WORD, "setting value"),
     ("spend", "key"): ("lookup", WORD, "resource"),
+    ("area", "ability"): ("line", NAME, "ability name"),  # a statblock's ability, not a d20 score
+    ("ability", "name"): ("line", NAME, "ability name"),
     ("restore", "key"): ("lookup", WORD, "resource"),
 }
 _COUNTS: dict[str, int] = {
@@ -112,6 +116,7 @@ _COUNTS: dict[str, int] = {
     "initiative": 500,
     "rolls": 500,
     "copies": 50,  # one entry per copy: AddCombatant.count is at most 50
+    "spend": 10,  # engine.pools.MAX_SPEND: pools one use spends from
 }
 
 Check = Callable[[Any], None]

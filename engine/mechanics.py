@@ -125,12 +125,16 @@ def deal_damage(
     cmd: C.Damage | None = None,
 ) -> Fight:
     """How damage lands, for the generic Damage command (`cmd`, its pool and source) and for every rule
-    that has rolled its own: the ruleset's resistances, temporary health first, dropping at 0, and the
-    ruleset's after-damage hook (which sees `cmd`, or a Damage of the amount rolled when a rule dealt it)."""
+    that has rolled its own: a type the target is immune to deals 0, else the ruleset's resistances;
+    temporary health first, dropping at 0, and the ruleset's after-damage hook (which sees `cmd`, or a
+    Damage of the amount rolled when a rule dealt it)."""
     if cmd is None:
         cmd = C.Damage(who=cid, amount=rolled, type=typ)
     c = f.get(cid)
-    amount, note = rs.modify_damage(c, rolled, typ)
+    if immune_to(c, typ):
+        amount, note = 0, f"immune to {typ}"  # before any resistance: nothing is left to halve
+    else:
+        amount, note = rs.modify_damage(c, rolled, typ)
     new, notes = take_damage(rs, c, amount, cmd.pool)
     detail = ", ".join(x for x in (detail, note, notes) if x)
     f = put(f, new)
@@ -139,6 +143,14 @@ def deal_damage(
         f = put(f, replace(new, dropped=(f.round, f.phase)))
         ev.append(E.Dropped(c.id, c.name, rs.dropped_state(f, new)))
     return rs.damage_taken(f, f.get(c.id), amount, cmd, ev)
+
+
+def immune_to(c: Combatant, typ: str) -> bool:
+    """Whether `c` takes no damage of type `typ` (its statblock's damage immunities; any case)."""
+    if not typ or not c.immune:
+        return False
+    low = typ.strip().casefold()
+    return any(x.strip().casefold() == low for x in c.immune)
 
 
 def d20_at_least(need: int, mode: str = "normal") -> Fraction:

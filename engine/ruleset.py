@@ -13,7 +13,17 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 import msgspec
 from msgspec.structs import replace
 
-from engine.commands import AddCombatant, Command, Damage, Initiative, StartFight, UseAction, register_command
+from engine import pools
+from engine.commands import (
+    AddCombatant,
+    Command,
+    Damage,
+    Initiative,
+    StartFight,
+    UseAbility,
+    UseAction,
+    register_command,
+)
 from engine.dice import DiceRoll, Rng
 from engine.errors import RuleError
 from engine.events import (
@@ -241,6 +251,22 @@ class Ruleset(ABC):
 
     def use(self, f: Fight, cmd: UseAction, ev: Events) -> Fight:
         raise RuleError(f"{self.title} has no '{cmd.what}' to use here.")
+
+    def pay_ability(self, f: Fight, cmd: UseAbility, ev: Events) -> Fight:
+        """The part of the turn a statblock's ability takes (`cmd.act`, in this ruleset's words), paid
+        as `use` pays for it; no `act`: none. Before its pools are spent (the command is refused
+        whole if either refuses)."""
+        if not cmd.act:
+            return f
+        if not f.started or f.ended:
+            raise RuleError(f"{cmd.name.strip() or 'An ability'} takes a part of a turn: the fight must be under way.")
+        # the target is the log's: a UseAction target means more (d20 Help, a Warhammer attack)
+        return self.use(f, UseAction(cmd.who, cmd.act, cmd.name.strip(), cmd.cost), ev)
+
+    def check_spend(self, f: Fight, c: Combatant, key: str) -> None:
+        """Refuse spending `c`'s pool `key` now, where the rules say when it may be (d20: legendary
+        actions not on its own turn)."""
+        return None
 
     def actors(self, f: Fight) -> tuple[str, ...]:
         """Who may act right now (for the tracker's highlight and for validation)."""
@@ -486,6 +512,7 @@ def begin_turn(rs: Ruleset, f: Fight, cid: str, ev: Events, detail: str = "") ->
     f = replace(f, current=cid)
     ev.append(TurnStarted(cid, c.name, detail))
     f = expire(f, cid, "turn_start", ev)
+    f = pools.turn_start(f, cid, ev)  # legendary actions back, a breath weapon's recharge owed
     return rs.turn_start_effects(f, cid, ev)
 
 
@@ -511,6 +538,7 @@ def skip_turn(f: Fight, cid: str, ev: Events, reason: str) -> Fight:
     c = f.get(cid)
     ev.append(TurnSkipped(cid, c.name, reason))
     f = expire(f, cid, "turn_start", ev)
+    f = pools.turn_start(f, cid, ev)  # a lost turn still starts (a combatant down is passed over)
     return expire(f, cid, "turn_end", ev)
 
 

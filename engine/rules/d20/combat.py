@@ -17,6 +17,7 @@ from msgspec.structs import replace
 
 from engine import commands as C
 from engine import events as E
+from engine import pools
 from engine.commands import Given
 from engine.dice import DiceRoll, first_d20, parse
 from engine.errors import RuleError
@@ -32,6 +33,7 @@ from engine.mechanics import (
     roll_or_given,
     sources,
 )
+from engine.pools import RECHARGE, is_recharge
 from engine.ruleset import Events, expire, remove_condition
 from engine.state import Combatant, Condition, Due, Duration, Fight, put
 
@@ -201,6 +203,9 @@ class D20Attack(C.Command, tag="d20_attack"):
     Dexterity modifier (Dexterity for a ranged or finesse weapon) and the proficiency bonus unless
     `proficient` is false, and the same modifier to its damage; a power attack adds the casting
     ability's modifier and the proficiency bonus. `bonus` then adds on top (a magic weapon's +1).
+
+    `spend` ([key, amount]): the attacker's pools a statblock's attack uses (a spell slot, legendary
+    actions), all or nothing with the attack; `label` names it in the log.
     """
 
     who: str
@@ -223,6 +228,7 @@ class D20Attack(C.Command, tag="d20_attack"):
     damage_total: int | None = None
     ability: str = ""
     proficient: bool = True
+    spend: tuple[tuple[str, int], ...] = ()
 
 
 @C.register_command
@@ -268,6 +274,9 @@ class D20Test(C.Command, tag="d20_test"):
     total: int | None = None
     resolves: str = ""
     waive: bool = False
+    # a legendary creature's choice: should the save fail, it spends one "Legendary Resistance" and
+    # succeeds instead (refused when it has none left)
+    legendary: bool = False
 
 
 @C.register_command
@@ -742,6 +751,7 @@ def attack(rs: "D20", f: Fight, cmd: D20Attack, ev: Events) -> Fight:
     )
     _check_attack_use(p, use)
     f = _spend(rs, f, cmd.who, use, cmd.label, ev)
+    f = pools.spend(rs, f, cmd.who, cmd.spend, ev)  # a slot, legendary actions: all or nothing
     f, outcome = _attack_roll(rs, f, p, cmd.given, cmd.label, use, cmd.cover, ev)
     # an off-hand attack adds the ability modifier only when it is negative
     add = min(add, 0) if use == "offhand" else add
@@ -857,6 +867,8 @@ def _what_it_resolves(
         if due is None:
             raise RuleError(f"{c.name} has no concentration save due.")
     elif resolves:
+        if resolves.startswith(RECHARGE) and not cmd.waive:
+            raise RuleError(f"{resolves.capitalize()} is a d6, rolled with the recharge command: not a save.")
         cond = c.condition(resolves)
         c, due = _pop_due(c, resolves)
         if cond is None and due is None:
@@ -925,6 +937,10 @@ def roll_test(rs: "D20", f: Fight, cmd: D20Test, ev: Events) -> Fight:
         ev.append(E.Info(f"The GM waives {c.name}'s save ({resolves})", c.id))
         return f
     dc = _test_dc(c, cmd, resolves, due, cond)
+    if cmd.legendary:
+        if kind != "save" or dc is None:
+            raise RuleError("Legendary Resistance turns a failed save against a DC into a success.")
+        pools.can_resist(c)
     bonus = _test_bonus(c, cmd, kind, ability, cover)
     adv, dis = _test_sources(c, kind, ability)
     adv += sources(cmd.advantage, "advantage")
@@ -938,6 +954,9 @@ def roll_test(rs: "D20", f: Fight, cmd: D20Test, ev: Events) -> Fight:
     label = cmd.label or (resolves if resolves else "")
     f = put(f, c)
     ev.append(TestRolled(c.id, c.name, r, kind, ability, label, dc, ok, mode, adv, dis, bool(cmd.mode), cover))
+    if ok is False and cmd.legendary:
+        f, _ = pools.resist(f, c.id, ev)
+        ok = True
     return _test_riders(f, c.id, kind, resolves, cond, ok, ev)
 
 
@@ -1379,6 +1398,7 @@ def lose_turn(rs: "D20", f: Fight, cid: str, ev: Events, reason: str, given: Giv
     # the turn still starts: the reaction comes back (Stunned still forbids using it while it lasts)
     f = put(f, replace(c, economy=replace(c.economy, reactions=1)))
     f = expire(f, cid, "turn_start", ev)
+    f = pools.turn_start(f, cid, ev)  # legendary actions back, a recharge owed, as on any turn
     f = start_effects(rs, f, cid, ev, given, lost=True)
     f = end_effects(f, cid, ev)
     f = expire(f, cid, "turn_end", ev)
@@ -1422,11 +1442,14 @@ def condition_removed(f: Fight, c: Combatant, cond: Condition, ev: Events) -> Fi
 
 
 def prune_dues(f: Fight) -> Fight:
-    """Saves owed against a condition that has since ended (expired) are no longer owed."""
+    """Saves owed against a condition that has since ended (expired) are no longer owed (a recharge
+    roll owed is not a save: engine.pools keeps it)."""
     for c in f.combatants:
         if not c.due:
             continue
-        keep = tuple(d for d in c.due if c.has("Concentrating" if d.what == "concentration" else d.what))
+        keep = tuple(
+            d for d in c.due if is_recharge(d) or c.has("Concentrating" if d.what == "concentration" else d.what)
+        )
         if keep != c.due:
             f = put(f, replace(c, due=keep))
     return f

@@ -12,3 +12,4 @@ class D20Economy(Economy, frozen=True, gc=False, omit_defaults=True, tag="d20"):
     ready: str = ""  # the readied action, held for its trigger
     dodging: bool = False  # Dodge is in effect until its next turn
     disengaged: bool = False  # Disengage is in effect this turn
+    lair: int = 0  # the round its lair action was last taken in (one a round; 0: none yet)

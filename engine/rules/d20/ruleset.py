@@ -10,7 +10,7 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from engine import commands as C
-from engine import core
+from engine import core, pools
 from engine import events as E
 from engine.dice import DiceRoll, Rng, roll
 from engine.errors import RuleError
@@ -334,6 +334,36 @@ class D20(Ruleset):
         f = put(f, c)
         ev.append(E.ActionUsed(c.id, c.name, what, entry, self.describe_economy(c)))
         return combat.after_use(f, c.id, what, label, ev, cmd.target)
+
+    def pay_ability(self, f: Fight, cmd: C.UseAbility, ev: Events) -> Fight:
+        """A legendary action: off the creature's own turn, paid from its Legendary actions (in
+        `spend`); a lair action: once a round; the others as `use` pays for them."""
+        if cmd.act not in ("legendary", "lair"):
+            return super().pay_ability(f, cmd, ev)
+        if not f.started or f.ended:
+            raise RuleError(f"A {cmd.act} action is taken in a round: the fight must be under way.")
+        c = f.get(cmd.who)
+        if combat.down_and_out(c):
+            raise RuleError(f"{c.name} is down at 0 hit points and can do nothing.")
+        if cmd.act == "legendary":
+            if not pools.spends(cmd.spend, pools.LEGENDARY):
+                raise RuleError(f"A legendary action spends {pools.LEGENDARY}: say how many (spend).")
+            self.check_spend(f, c, pools.LEGENDARY)
+            return f
+        if c.economy.lair == f.round:
+            raise RuleError(f"{c.name} has taken its lair action this round: one a round.")
+        return put(f, replace(c, economy=replace(c.economy, lair=f.round)))
+
+    def check_spend(self, f: Fight, c: Combatant, key: str) -> None:
+        """Legendary actions: at the end of another creature's turn, never on its own, and not while
+        it can take no actions."""
+        if key.casefold() != pools.LEGENDARY.casefold():
+            return
+        if f.current == c.id:
+            raise RuleError("Legendary actions are taken at the end of another creature's turn.")
+        incap = combat.incapacitated(c)
+        if incap:
+            raise RuleError(f"{c.name} is {incap}: no legendary actions.")
 
     def modify_damage(self, c: Combatant, amount: int, typ: str) -> tuple[int, str]:
         """Resistance halves (rounded down), vulnerability doubles; a creature with both gets both."""

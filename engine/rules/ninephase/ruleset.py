@@ -13,6 +13,7 @@ from msgspec.structs import replace
 
 from engine import commands as C
 from engine import events as E
+from engine import pools
 from engine.errors import RuleError
 from engine.rules.ninephase import catalog
 from engine.rules.ninephase.clock import PHASES, NinePhaseClock
@@ -39,6 +40,13 @@ ACTIONS = 3
 HEALTH = ("hp", "grit")
 
 CONDITIONS: dict[str, str] = {}
+
+
+def _round_pools(f: Fight, ev: Events) -> Fight:
+    """The start of a round is everyone's turn start here: pools refresh, recharges are owed."""
+    for c in f.combatants:
+        f = pools.turn_start(f, c.id, ev)
+    return f
 
 
 def _fresh() -> NinePhaseEconomy:
@@ -144,7 +152,7 @@ class NinePhase(Ruleset):
         )
         ev.append(E.RoundStarted(1))
         ev.append(E.PhaseStarted(1, 1, "Phase 1"))
-        return f
+        return _round_pools(f, ev)
 
     def actors(self, f: Fight) -> tuple[str, ...]:
         return tuple(c.id for c in f.combatants if self.may_act(f, c))
@@ -204,7 +212,18 @@ class NinePhase(Ruleset):
         )
         ev.append(E.RoundStarted(f.round))
         ev.append(E.PhaseStarted(f.round, 1, "Phase 1"))
-        return self._announce(f, ev)
+        return self._announce(_round_pools(f, ev), ev)
+
+    def pay_ability(self, f: Fight, cmd: C.UseAbility, ev: Events) -> Fight:
+        """A statblock's ability is an activity of this phase: "action" (costing `cost` actions) or
+        "reaction", under every rule of acting in a phase."""
+        if not cmd.act:
+            return f
+        if cmd.act not in ("action", "reaction"):
+            raise RuleError(f"Nine-phase abilities are an action or a reaction in this phase, not '{cmd.act}'.")
+        reaction = cmd.act == "reaction"
+        spec = ActivitySpec(cmd.name.strip(), cost=None if reaction else cmd.cost, reaction=reaction)
+        return self.perform(f, cmd.who, spec, None, ev)
 
     # --- acting and reacting ------------------------------------------------------------------
     def _activity(self, f: Fight, cmd: Activity, ev: Events) -> Fight:
