@@ -34,25 +34,47 @@ WYRM = D20Statblock(
     condition_immune=("Frightened",),
     traits=(Trait(name="Ash Shroud", text="Smoke clings to it: ranged attacks against it have disadvantage."),),
     attacks=(
-        D20Attack(name="Bite", bonus=14, reach=10,
-                  damage=(DamagePart("2d10+8", "piercing"), DamagePart("2d6", "fire"))),
+        D20Attack(
+            name="Bite", bonus=14, reach=10, damage=(DamagePart("2d10+8", "piercing"), DamagePart("2d6", "fire"))
+        ),
         D20Attack(name="Claw", bonus=14, damage=(DamagePart("2d6+8", "slashing"),)),
-        D20Attack(name="Tail", bonus=14, reach=15, damage=(DamagePart("2d8+8", "bludgeoning"),),
-                  rider="The target is knocked Prone."),
+        D20Attack(
+            name="Tail",
+            bonus=14,
+            reach=15,
+            damage=(DamagePart("2d8+8", "bludgeoning"),),
+            rider="The target is knocked Prone.",
+        ),
     ),
     actions=(
         Ability(name="Multiattack", text="One bite and two claws.", attacks=("Bite", "Claw", "Claw")),
         BREATH,
         Ability(name="Tail Sweep", text="The wyrm sweeps its tail.", act="legendary"),
-        Ability(name="Wing Gust", text="Everyone within 10 feet makes a DC 22 Dexterity save or is knocked Prone.",
-                act="legendary", cost=2, save="dex", dc=22, on_save="none", condition="Prone", targets=0,
-                damage=(DamagePart("2d6+8", "bludgeoning"),)),
+        Ability(
+            name="Wing Gust",
+            text="Everyone within 10 feet makes a DC 22 Dexterity save or is knocked Prone.",
+            act="legendary",
+            cost=2,
+            save="dex",
+            dc=22,
+            on_save="none",
+            condition="Prone",
+            targets=0,
+            damage=(DamagePart("2d6+8", "bludgeoning"),),
+        ),
     ),
     legendary=3,
     legendary_resistance=3,
 )
-HEX = Ability(name="Binding Word", text="One creature makes a DC 14 Wisdom save or is Restrained.",
-              save="wis", dc=14, on_save="none", condition="Restrained", level=2)
+HEX = Ability(
+    name="Binding Word",
+    text="One creature makes a DC 14 Wisdom save or is Restrained.",
+    save="wis",
+    dc=14,
+    on_save="none",
+    condition="Restrained",
+    level=2,
+)
 MAGE = D20Statblock(
     name="Court Mage",
     hp=40,
@@ -66,8 +88,15 @@ MAGE = D20Statblock(
         spells=(
             Ability(name="Spark", text="A ranged spell attack.", hit=6, damage=(DamagePart("2d10", "fire"),), level=0),
             HEX,
-            Ability(name="Fire Burst", text="A 20-foot sphere of fire.", save="dex", dc=14,
-                    damage=(DamagePart("8d6", "fire"),), targets=0, level=3),
+            Ability(
+                name="Fire Burst",
+                text="A 20-foot sphere of fire.",
+                save="dex",
+                dc=14,
+                damage=(DamagePart("8d6", "fire"),),
+                targets=0,
+                level=3,
+            ),
         ),
     ),
 )
@@ -76,8 +105,9 @@ BOSS = D20Statblock(
     hp=30,
     ac=15,
     attacks=(D20Attack(name="Sabre", bonus=5, damage=(DamagePart("1d8+3", "slashing"),)),),
-    actions=(Ability(name="Parry", text="Adds 2 to its AC against one melee attack that would hit it.",
-                     act="reaction"),),
+    actions=(
+        Ability(name="Parry", text="Adds 2 to its AC against one melee attack that would hit it.", act="reaction"),
+    ),
 )
 
 
@@ -85,8 +115,13 @@ def pc(name: str, hp: int = 60) -> C.AddCombatant:
     return C.AddCombatant(name, kind="pc", side="party", stats=(("hp", hp), ("ac", 15), ("dex_save", 2)))
 
 
-def fight_with(*blocks: D20Statblock, pcs: tuple[str, ...] = ("Ayla", "Bram", "Cato", "Dara"),
-               start: bool = True, turn: str = "", seed: int = 5) -> Session:
+def fight_with(
+    *blocks: D20Statblock,
+    pcs: tuple[str, ...] = ("Ayla", "Bram", "Cato", "Dara"),
+    start: bool = True,
+    turn: str = "",
+    seed: int = 5,
+) -> Session:
     """A d20 fight: the PCs, then one of each statblock; started, on `turn`'s turn (else the first)."""
     s = Session.memory(new_fight("d20", seed=seed))
     for name in pcs:

@@ -16,6 +16,7 @@ import engine.library as L
 from engine import apply
 from engine import commands as C
 from engine.commands import Command
+from engine.library.abilities import Ability, spend_of
 from engine.rules.d20 import combat
 from engine.rules.d20.combat import (
     AttackRolled,
@@ -212,6 +213,8 @@ class D20AttackDialog(AttackBase):
             use = "power"
         elif use == "power":
             use = "action"  # a weapon is not paid for as a power; otherwise how it is paid is the moment's
+        if self.step:
+            use = "none"  # a Multiattack's later attacks: its first paid for the action
         widgets = {
             "what": "attack",
             # with an ability the bonus is what goes on top of it; without, the whole bonus
@@ -228,6 +231,35 @@ class D20AttackDialog(AttackBase):
         hidden: dict[str, Any] = {"extra": f["extra"]} if "extra" in f else {}
         if getattr(attack, "rider", ""):
             hidden["rider"] = attack.rider  # what else a hit does: shown under the odds, never sent
+        return widgets, hidden
+
+    def rolls(self, a: Ability) -> bool:
+        return a.hit is not None and not a.save and not a.attacks
+
+    def ability_values(self, sb: L.Statblock, a: Ability) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A statblock's ability with an attack roll (a spell attack): its bonus whole, its damage
+        (parts of another type dealt on a hit as their own), what it spends and, when it comes with
+        its user's action, the action (a legendary or lair one is paid for by its pool)."""
+        typ = a.damage[0].type if a.damage else ""
+        main = [p.dice for p in a.damage if p.type.casefold() in ("", typ.casefold())]
+        extra = tuple((p.dice, p.type) for p in a.damage if p.type.casefold() not in ("", typ.casefold()))
+        widgets = {
+            "what": "attack",
+            "bonus": str(a.hit),
+            "ability": "auto",
+            "proficient": True,
+            "label": a.name,
+            "damage": "+".join(d.replace(" ", "") for d in main),
+            "mod": "",
+            "type": typ,
+            "kind": "ranged" if a.level >= 0 else "melee",
+            "use": a.act if a.act in ("action", "bonus") and not self.step else "none",
+        }
+        hidden: dict[str, Any] = {"spend": spend_of(a)}
+        if extra:
+            hidden["extra"] = extra
+        if a.condition or a.text:
+            hidden["rider"] = a.text or a.condition
         return widgets, hidden
 
     @on(Choice.Changed, "#ability")
@@ -385,6 +417,7 @@ class D20AttackDialog(AttackBase):
             label=self.value("label").strip(),
             ability=ability,
             proficient=proficient,
+            spend=tuple(self.picked.get("spend", ())) if self.weapon_picked else (),
             **common,
         )
 
@@ -486,7 +519,7 @@ class D20UseDialog(UseDialog):
 
     def fields(self) -> ComposeResult:
         yield self.user_row()
-        yield row("What", Choice(d20_uses(self.target), id="what"))
+        yield row("What", Choice(self.what_options(), id="what"))
         # the distance first: for a move it is what the GM types next (tab from What)
         distance = field(placeholder=self._distance_hint(), id="distance", number=True)
         yield row("Distance (ft)", distance, id="row-distance")
@@ -506,12 +539,16 @@ class D20UseDialog(UseDialog):
         ranked = [c for c in others if c.side == me.side] + [c for c in others if c.side != me.side]
         return [*((literal(c.name), c.id) for c in ranked), ("nobody (only logged)", "")]
 
+    def uses(self) -> list[tuple[str | Text, Any]]:
+        return d20_uses(self.target)
+
     def user_changed(self) -> None:
-        """Another user: its own speed in the named uses, what is left of its move, its allies."""
+        """Another user: its own speed in the named uses and its abilities, what is left of its
+        move, its allies."""
         what = self.query_one("#what", Choice)
         keep = what.value
         with self.prevent(Choice.Changed):
-            what.options = d20_uses(self.target)
+            what.options = self.what_options()
             what.set_reactive(Choice.index, 0)
             what.value = keep
         what.refresh()
@@ -528,7 +565,9 @@ class D20UseDialog(UseDialog):
 
     def _show_fields(self) -> None:
         """The name for a part of the turn, the distance for the move, the ally for a Help."""
-        what = self.choice("what")
+        what = str(self.choice("what"))
+        if self.chosen_ability() is not None:
+            what = "ability:"  # its own name: no name field, no distance, no ally
         self.query_one("#row-name").set_class(":" in what, "hidden")
         self.query_one("#row-distance").set_class(what != "move", "hidden")
         self.query_one("#row-target").set_class(what != "action:Help", "hidden")
