@@ -31,7 +31,7 @@ from engine.rules.d20.combat import (
     mod,
     movement_left,
 )
-from engine.state import Combatant, Due, Fight
+from engine.state import Combatant, Due
 from tui.attack import MODES, AttackBase, pct
 from tui.dialogs import (
     Choice,
@@ -48,6 +48,7 @@ from tui.dialogs import (
     table_rolls,
     words,
 )
+from tui.recharge import OwedPrompter as BasePrompter
 from tui.text import literal
 
 if TYPE_CHECKING:
@@ -643,11 +644,6 @@ ABILITY_CHOICES: list[tuple[str | Text, str]] = [
 ]
 
 
-def owed(f: Fight) -> list[tuple[Combatant, Due]]:
-    """Every roll the table owes, oldest first per combatant (only d20 rules make saves due)."""
-    return [(c, d) for c in f.combatants for d in c.due]
-
-
 class OwedRollDialog(Dialog):
     """A save the rules made due: roll it, enter the table's die or total, or waive it."""
 
@@ -710,28 +706,11 @@ class OwedRollDialog(Dialog):
         )
 
 
-class OwedPrompter:
-    """Prompts once for each owed roll as it appears; escape leaves it owed (the palette's "Settle
-    an owed roll" brings it back)."""
+class OwedPrompter(BasePrompter):
+    """d20's owed saves (concentration, Confused) besides the recharge rolls every ruleset owes."""
 
-    def __init__(self) -> None:
-        self.asked: set[tuple[str, int, Due]] = set()
-
-    def check(self, screen: MainScreen, force: bool = False) -> None:
-        app = screen.app
-        if app.screen is not screen:
-            return  # a dialog is up: asked again when the main screen is back on top
-        f = screen.fight
-        live = {(c.id, i, d) for c in f.combatants for i, d in enumerate(c.due)}
-        self.asked &= live  # a save settled (or undone) can be asked again if it comes back
-        for c, d in owed(f):
-            key = (c.id, next(i for i, x in enumerate(c.due) if x is d), d)
-            if force or key not in self.asked:
-                self.asked.add(key)
-                app.push_screen(OwedRollDialog(c.id, d))
-                return
-        if force:
-            screen.notify("No rolls are owed.", markup=False)
+    def other(self, c: Combatant, d: Due) -> Any | None:
+        return OwedRollDialog(c.id, d)
 
 
 def settle_owed(screen: MainScreen, who: str) -> None:
