@@ -290,7 +290,9 @@ class AreaDialog(Dialog):
         a = self.ability
         out: dict[str, Any] = {"condition": condition} if condition else {}
         if a is not None:
-            out.update(ability=a.name, spend=spend_of(a), act=a.act)
+            # a legendary one is paid by its spend alone (the engine checks it is off the creature's
+            # own turn as it spends the pool): its act would be paid again, without the spend
+            out.update(ability=a.name, spend=spend_of(a), act="" if a.act == "legendary" else a.act)
         return out
 
     def _table_total(self, n: int, c: Combatant) -> int | None:
