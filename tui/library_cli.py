@@ -18,6 +18,7 @@ import msgspec
 
 from engine import library as L
 from engine.errors import RuleError
+from engine.library.abilities import ability_label
 from engine.text import name_key, terminal_safe
 from saves import library as S
 from saves.errors import SaveError
@@ -93,7 +94,14 @@ def _whole(value: msgspec.Struct) -> bool:
     return ints > 0 and ints + defaults.count(None) == len(defaults) and ints * 2 > len(defaults)
 
 
+# the fields shown in lines of their own rather than as "key: value"
+_OWN_LINES = ("name", "type", "attacks", "weapons", "activities", "note", "traits", "actions", "spellcasting",
+              "speeds", "skills", "immune", "condition_immune", "speed")
+
+
 def _show(sb: L.Statblock) -> list[str]:
+    """The whole statblock: its numbers, speeds, skills, immunities, attacks, traits with their text,
+    abilities and spells with their labels and text, and its note."""
     lines = [f"{sb.name}" + (f" ({sb.type})" if sb.type else "")]
     table = L.to_table(sb)
     for f in msgspec.structs.fields(sb):
@@ -102,13 +110,52 @@ def _show(sb: L.Statblock) -> list[str]:
             # a set of scores read as a whole (abilities, characteristics): those left at their
             # default are shown too ("wis 10"), else a GM reads them as missing
             table[f.name] = {k: v for k, v in msgspec.structs.asdict(value).items() if v is not None}
-    for key in ("name", "type", "attacks", "weapons", "activities", "note"):
+    lines += _speed_lines(sb)
+    for key in _OWN_LINES:
         table.pop(key, None)
     lines += [f"  {k}: {_plain(v)}" for k, v in table.items()]
+    if getattr(sb, "skills", ()):
+        lines.append("  skills: " + ", ".join(f"{x.name} {x.bonus:+d}" for x in sb.skills))
+    if sb.immune:
+        lines.append("  immune to damage: " + ", ".join(sb.immune))
+    if sb.condition_immune:
+        lines.append("  immune to conditions: " + ", ".join(sb.condition_immune))
     lines += [f"  attack: {L.attack_label(sb, a)}" for a in L.attacks(sb)]
+    for t in sb.traits:
+        lines.append(f"  trait: {t.name}")
+        lines += _indented(t.text)
+    for a in sb.actions:
+        lines.append(f"  ability: {ability_label(a)}")
+        lines += _indented(a.text)
+    lines += _spell_lines(getattr(sb, "spellcasting", None))
     if sb.note:
         lines += [f"  note: {x}" for x in sb.note.splitlines()]
     return lines
+
+
+def _speed_lines(sb: L.Statblock) -> list[str]:
+    """Walking and every other speed on one line ("speed: 0 ft., swim 40 ft."); none for a ruleset
+    whose statblock has no speed."""
+    if not hasattr(sb, "speed"):
+        return []
+    others = [f"{x.kind} {x.feet} ft." + (" (hover)" if x.hover else "") for x in getattr(sb, "speeds", ())]
+    return ["  speed: " + ", ".join([f"{sb.speed} ft.", *others])]
+
+
+def _spell_lines(sc: Any) -> list[str]:
+    if sc is None:
+        return []
+    head = [sc.ability, f"spell save DC {sc.dc}" if sc.dc else "", f"{sc.bonus:+d} to hit" if sc.bonus else ""]
+    slots = ", ".join(f"level {i} x{n}" for i, n in enumerate(sc.slots, start=1) if n)
+    lines = ["  spellcasting: " + ", ".join(x for x in head if x) + (f"; slots {slots}" if slots else "")]
+    for s in sc.spells:
+        lines.append(f"  spell: {ability_label(s)}")
+        lines += _indented(s.text)
+    return lines
+
+
+def _indented(text: str) -> list[str]:
+    return [f"    {x}" for x in text.splitlines() if x.strip()]
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:

@@ -25,7 +25,7 @@ from engine.core import apply, new_fight
 from engine.dice import Rng, parse, roll
 from engine.errors import RuleError
 from engine.events import Event
-from engine.library.abilities import Ability, Trait, pools
+from engine.library.abilities import Ability, Trait, check_ability, check_counts, check_trait, pools
 from engine.limits import LINE, NAME, STATBLOCK, TEXT, WORD
 from engine.plugins import get_plugin, resource
 from engine.ruleset import get_ruleset
@@ -74,6 +74,10 @@ class StatblockKind(ABC):
     health_field: ClassVar[str] = "hp"  # the statblock field that holds the health number
     dice_field: ClassVar[str] = "hp_dice"  # the field that holds its dice ("2d6+2"); "" = none
     health_key: ClassVar[str] = "hp"  # the stats key the ruleset reads health from
+    # what an ability's `save` may name (d20 abilities, Cosmere defenses, Warhammer characteristics)
+    # and its `act` (when it is used); None: any one word
+    save_words: ClassVar[tuple[str, ...] | None] = None
+    act_words: ClassVar[tuple[str, ...] | None] = None
 
     @abstractmethod
     def stats(self, sb: Any) -> tuple[tuple[str, int], ...]:
@@ -220,6 +224,7 @@ def validate(sb: Statblock) -> Statblock:
     n = len(kind.attacks(sb))
     if n > MAX_ATTACKS:  # before anything is encoded: 50,000 of them is a hostile file, not a creature
         raise RuleError(f"attacks: {n}, at most {MAX_ATTACKS}")
+    check_counts(sb.traits, kind.abilities(sb))
     try:
         # a statblock built in code (an importer, from_combatant) skips the struct's own bounds:
         # checked here the way a file entry is, so whatever is written reads back
@@ -231,8 +236,24 @@ def validate(sb: Statblock) -> Statblock:
     _check_health_dice(sb, kind)
     for attack in kind.attacks(sb):
         check_name(attack.name, "attack name")
+    _check_abilities(sb, kind)
     _check_addable(sb)
     return sb
+
+
+def _check_abilities(sb: Statblock, kind: StatblockKind) -> None:
+    """Traits and abilities (spells among them): names, texts, saves and acts in the ruleset's words,
+    a Multiattack making the statblock's own attacks and abilities, no two abilities of one name."""
+    for t in sb.traits:
+        check_trait(t)
+    abilities = kind.abilities(sb)
+    names = [a.name for a in kind.attacks(sb)] + [a.name for a in abilities]
+    seen: set[str] = set()
+    for a in abilities:
+        check_ability(a, kind.save_words, kind.act_words, names)
+        if a.name.casefold() in seen:
+            raise RuleError(f"two abilities called {shown(a.name)}")
+        seen.add(a.name.casefold())
 
 
 def _check_health_dice(sb: Statblock, kind: StatblockKind) -> None:

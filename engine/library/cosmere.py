@@ -70,6 +70,10 @@ class CosmereStatblock(Statblock, frozen=True, kw_only=True, tag="cosmere"):
 class CosmereKind(StatblockKind):
     ruleset = "cosmere"
     struct = CosmereStatblock
+    # an ability's test is against a defense; it is used as an action (costing `cost` of the three),
+    # a free action or a reaction, spending `focus`
+    save_words = tuple(combat.DEFENSES)
+    act_words = ("action", "free", "reaction")
 
     def stats(self, sb: Any) -> tuple[tuple[str, int], ...]:
         return (
@@ -113,6 +117,13 @@ class CosmereKind(StatblockKind):
         return f"{a.name} {signed(a.bonus)}{skill} vs {combat.DEFENSES[a.defense]}, {dmg} ({where})"
 
     def check(self, sb: Any) -> None:
+        for word in sb.immune:
+            check_word(word, "damage type")
+        for word in sb.condition_immune:
+            check_word(word, "condition")
+        for ab in sb.actions:
+            if ab.cost > 3 or (ab.act != "action" and ab.cost > 1):
+                raise RuleError(f"{ab.name}: an action costs at most 3 actions (a free action or reaction 1)")
         for a in sb.attacks:
             check_name(a.name, "attack name")
             check_name(a.action, "action name")

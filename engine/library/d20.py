@@ -9,7 +9,7 @@ import msgspec
 from engine.commands import Command, Damage
 from engine.errors import RuleError
 from engine.events import Event
-from engine.library.abilities import Ability, DamagePart, Spellcasting, pools
+from engine.library.abilities import LEGENDARY, Ability, DamagePart, Spellcasting, check_spellcasting, pools
 from engine.library.base import (
     Statblock,
     StatblockKind,
@@ -21,10 +21,10 @@ from engine.library.base import (
     register_kind,
     signed,
 )
-from engine.limits import LINE
+from engine.limits import LINE, NAME, TEXT
 from engine.rules.d20 import combat
 from engine.state import Combatant
-from engine.text import check_line
+from engine.text import check_line, check_multiline
 
 Score = Annotated[int, msgspec.Meta(ge=1, le=40)]
 Bonus = Annotated[int, msgspec.Meta(ge=-20, le=40)]
@@ -67,7 +67,26 @@ class D20Attack(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, f
     reach: Annotated[int, msgspec.Meta(ge=0, le=1000)] = 5
     range: str = ""
     damage: tuple[DamagePart, ...] = ()
-    rider: str = ""  # what else a hit does, as the GM reads it ("DC 11 Con save or Poisoned")
+    # what else a hit does, whole as the statblock says it (several lines allowed), and what of it the
+    # app can act on: the save it calls for, its DC, the condition given to a target that fails it
+    # (or, without a save, to the one hit): "DC 11 Constitution saving throw or be Poisoned"
+    rider: str = ""
+    save: Literal["", "str", "dex", "con", "int", "wis", "cha"] = ""
+    dc: Annotated[int, msgspec.Meta(ge=0, le=100)] = 0
+    condition: str = ""
+
+
+class Speed(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, forbid_unknown_fields=True):
+    """A way of moving besides walking, in feet ("fly 60 ft. (hover)")."""
+
+    kind: Literal["fly", "swim", "climb", "burrow"]
+    feet: Annotated[int, msgspec.Meta(ge=0, le=500)]
+    hover: bool = False
+
+
+class Skill(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_fields=True):
+    name: str
+    bonus: Bonus = 0
 
 
 class D20Statblock(Statblock, frozen=True, kw_only=True, tag="d20"):
@@ -75,7 +94,8 @@ class D20Statblock(Statblock, frozen=True, kw_only=True, tag="d20"):
     hp_dice: str = ""
     ac: Annotated[int, msgspec.Meta(ge=0, le=60)] = 10
     abilities: Abilities = Abilities()
-    speed: Annotated[int, msgspec.Meta(ge=0, le=500)] = 30
+    speed: Annotated[int, msgspec.Meta(ge=0, le=500)] = 30  # walking; 0 for a creature that only swims
+    speeds: tuple[Speed, ...] = ()  # its other speeds
     init: Bonus = 0  # initiative bonus beyond the Dexterity modifier
     prof: Annotated[int, msgspec.Meta(ge=0, le=10)] = 2
     saves: Saves = Saves()
@@ -86,6 +106,13 @@ class D20Statblock(Statblock, frozen=True, kw_only=True, tag="d20"):
     legendary: Annotated[int, msgspec.Meta(ge=0, le=9)] = 0  # legendary actions a round
     legendary_resistance: Annotated[int, msgspec.Meta(ge=0, le=9)] = 0  # per day
     spellcasting: Spellcasting | None = None
+    skills: tuple[Skill, ...] = ()
+    senses: str = ""  # "darkvision 60 ft., passive Perception 12", as the statblock says
+    languages: str = ""
+    challenge: str = ""  # "1/4", "17 (18,000 XP)"
+
+
+MAX_SKILLS = 30
 
 
 def mod(score: int) -> int:
@@ -103,9 +130,16 @@ def damage_text(parts: tuple[DamagePart, ...]) -> str:
     return " + ".join(f"{p.dice} {p.type}".strip() for p in parts) or "no damage"
 
 
+# when an ability is used: an action, a bonus action, a reaction, a legendary action (at the end of
+# another creature's turn, spending `cost` of its legendary actions) or a lair action
+ACTS = ("action", "bonus", "reaction", "legendary", "lair")
+
+
 class D20Kind(StatblockKind):
     ruleset = "d20"
     struct = D20Statblock
+    save_words = ABILITY_KEYS
+    act_words = ACTS
 
     def stats(self, sb: Any) -> tuple[tuple[str, int], ...]:
         a: Abilities = sb.abilities
@@ -195,30 +229,40 @@ class D20Kind(StatblockKind):
             m = mod(getattr(sb.abilities, a.ability))
             text += f"{signed(m)}" if m and a.damage else ""
         text += f" ({where})"
-        return f"{text}; {a.rider}" if a.rider else text
+        return f"{text}; {' '.join(a.rider.split())}" if a.rider else text
 
     def check(self, sb: Any) -> None:
         for field in ("resist", "vulnerable", "immune"):
             for word in getattr(sb, field):
                 check_word(word, "damage type")
+        for word in sb.condition_immune:
+            check_word(word, "condition")
+        self._check_magic(sb)
+        self._check_extras(sb)
         for a in sb.attacks:
-            check_name(a.name, "attack name")
-            check_line(a.rider, "rider", LINE)
-            if a.ability and not a.power and a.ability not in ("str", "dex"):
-                raise RuleError(f"{a.name}: a weapon attack adds Strength or Dexterity (power = true for a spell).")
-            if a.ability and not a.power and a.kind == "ranged" and a.ability != "dex":
-                raise RuleError(f"{a.name}: a ranged weapon attack adds Dexterity.")
-            if a.power and not a.ability:
-                raise RuleError(f"{a.name}: a power attack names its casting ability (ability).")
-            if not a.proficient and not a.ability:
-                raise RuleError(f"{a.name}: leaving proficiency off needs the ability the attack adds.")
-            if a.range and not _range_ok(a.range):
-                raise RuleError(f"{a.name}: a range is feet, or normal/long feet (80/320), not {a.range!r}.")
-            for part in a.damage:
-                if not part.dice:
-                    raise RuleError(f"{a.name}: a damage part needs its dice.")
-                check_dice(part.dice, f"{a.name}'s damage")
-                check_word(part.type, "damage type")
+            _check_attack(a)
+
+    def _check_extras(self, sb: Any) -> None:
+        """Other speeds (each kind once), skills, senses, languages, challenge."""
+        if len(sb.speeds) > 4 or len({x.kind for x in sb.speeds}) != len(sb.speeds):
+            raise RuleError("speeds: each of fly, swim, climb and burrow at most once")
+        if len(sb.skills) > MAX_SKILLS:
+            raise RuleError(f"skills: {len(sb.skills)}, at most {MAX_SKILLS}")
+        for skill in sb.skills:
+            check_name(skill.name, "skill name")
+        check_line(sb.senses, "senses", LINE)
+        check_line(sb.languages, "languages", LINE)
+        check_line(sb.challenge, "challenge", NAME)
+
+    def _check_magic(self, sb: Any) -> None:
+        """Legendary actions within the creature's count, and spells within its slots."""
+        for a in self.abilities(sb):
+            if a.act == "legendary" and not sb.legendary:
+                raise RuleError(f"{a.name} is a legendary action and the creature has none (legendary = 0)")
+            if a.act == "legendary" and not 1 <= a.cost <= sb.legendary:
+                raise RuleError(f"{a.name} costs {a.cost} {LEGENDARY.lower()}; it has {sb.legendary} a round")
+        if sb.spellcasting is not None:
+            check_spellcasting(sb.spellcasting, ABILITY_KEYS)
 
     def from_combatant(self, c: Combatant) -> Statblock:
         s = dict(c.stats)
@@ -246,6 +290,29 @@ class D20Kind(StatblockKind):
             flags=c.flags,
             note=c.note,
         )
+
+
+def _check_attack(a: D20Attack) -> None:
+    check_name(a.name, "attack name")
+    check_multiline(a.rider, f"{a.name}'s rider", TEXT)
+    check_line(a.condition, f"{a.name}'s condition", NAME)
+    if a.dc and not a.save:
+        raise RuleError(f"{a.name}: a DC needs the save it is for (save).")
+    if a.ability and not a.power and a.ability not in ("str", "dex"):
+        raise RuleError(f"{a.name}: a weapon attack adds Strength or Dexterity (power = true for a spell).")
+    if a.ability and not a.power and a.kind == "ranged" and a.ability != "dex":
+        raise RuleError(f"{a.name}: a ranged weapon attack adds Dexterity.")
+    if a.power and not a.ability:
+        raise RuleError(f"{a.name}: a power attack names its casting ability (ability).")
+    if not a.proficient and not a.ability:
+        raise RuleError(f"{a.name}: leaving proficiency off needs the ability the attack adds.")
+    if a.range and not _range_ok(a.range):
+        raise RuleError(f"{a.name}: a range is feet, or normal/long feet (80/320), not {a.range!r}.")
+    for part in a.damage:
+        if not part.dice:
+            raise RuleError(f"{a.name}: a damage part needs its dice.")
+        check_dice(part.dice, f"{a.name}'s damage")
+        check_word(part.type, "damage type")
 
 
 def _range_ok(text: str) -> bool:

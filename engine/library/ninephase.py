@@ -113,6 +113,9 @@ class NinePhaseKind(StatblockKind):
         return ", ".join(bits)
 
     def check(self, sb: Any) -> None:
+        for field, what in (("immune", "damage type"), ("condition_immune", "condition")):
+            for word in getattr(sb, field):
+                check_word(word, what)
         names = {r.name for r in sb.resources}
         for r in sb.resources:
             check_word(r.name, "resource name")

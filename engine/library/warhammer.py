@@ -83,6 +83,9 @@ def weapon_damage(sb: WarhammerStatblock, w: Weapon) -> int:
 class WarhammerKind(StatblockKind):
     ruleset = "warhammer"
     struct = WarhammerStatblock
+    # a Test an ability calls for is of a characteristic (Toughness, Willpower, ...)
+    save_words = tuple(Characteristics.__struct_fields__)
+    act_words = ("action", "free", "reaction")
     health_field = "wounds"
     dice_field = "wounds_dice"
     health_key = "wounds"
@@ -153,6 +156,10 @@ class WarhammerKind(StatblockKind):
         return ", ".join(bits)
 
     def check(self, sb: Any) -> None:
+        for word in sb.immune:
+            check_word(word, "damage type")
+        for word in sb.condition_immune:
+            check_word(word, "condition")
         for w in sb.weapons:
             check_name(w.name, "weapon name")
             if w.reach and w.reach.lower() not in REACH:

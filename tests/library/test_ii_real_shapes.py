@@ -179,16 +179,25 @@ def test_the_rider_keeps_its_sentences():
     )
 
 
-def test_a_long_rider_is_cut_at_a_word_and_says_so():
+def test_a_long_rider_is_kept_whole_and_one_past_a_note_is_cut_at_a_word():
     long_text = " ".join(f"Then the swallowed creature takes another turn of bile number {i}." for i in range(12))
     a = II.parse_attack(
         "Gulp",
         f"Melee Weapon Attack: +9 to hit, reach 10 ft., one target. Hit: 20 (3d10 + 4) piercing damage. {long_text}",
     )
-    assert a is not None and len(a.rider) <= 200 and a.rider.endswith("\u2026")
+    assert a is not None and a.rider == long_text.rstrip(".") and len(a.rider) > 700
+    huge = " ".join(f"Then the swallowed creature takes another turn of bile number {i}." for i in range(40))
+    a = II.parse_attack(
+        "Gulp",
+        f"Melee Weapon Attack: +9 to hit, reach 10 ft., one target. Hit: 20 (3d10 + 4) piercing damage. {huge}",
+    )
+    assert a is not None and len(a.rider) <= 2000 and a.rider.endswith("\u2026")
     cut = a.rider[:-1]
     # a whole word: what follows the cut is a space or the punctuation it dropped
-    assert long_text.startswith(cut) and long_text[len(cut)] in " .,;" and len(cut) > 150
+    assert huge.startswith(cut) and huge[len(cut)] in " .,;" and len(cut) > 1900
+    line = II.convert_block(block(Actions=[action("Gulp", "Melee Weapon Attack: +9 to hit, reach 10 ft., one target. "
+                                                  f"Hit: 20 (3d10 + 4) piercing damage. {huge}")]))[1]
+    assert "Gulp's rider (past 2000 characters: cut)" in line
 
 
 # --- range and reach ---------------------------------------------------------------------------

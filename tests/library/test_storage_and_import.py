@@ -207,7 +207,9 @@ def test_improved_initiative_import_takes_attacks_and_sends_players_to_the_party
     assert (club.bonus, club.reach, club.damage[0].dice, club.damage[0].type) == (9, 10, "2d6+5", "bludgeoning")
     assert jav.kind == "ranged" and jav.range == "30/120" and [d.type for d in jav.damage] == ["piercing", "fire"]
     assert brute.immune == ("poison",) and brute.resist == ("cold",)
-    assert "skipped Bellow (no attack roll)" in done.result.report[0] and "Thick Skull" in done.result.report[0]
+    # an action without an attack roll is an ability read from its text, a trait is kept with its text
+    assert "abilities Bellow (DC 12 wis)" in done.result.report[0] and "traits Thick Skull" in done.result.report[0]
+    assert [a.name for a in brute.actions] == ["Bellow"] and brute.traits[0].name == "Thick Skull"
     party = S.read_party("d20", folder)
     assert [m.name for m in party] == ["Ayla"] and party[0].statblock.kind == "pc"
     again = S.import_file(p, "", folder)
@@ -220,7 +222,9 @@ def test_srd_import(tmp_path, folder):
     sb = S.find("d20", "Tunnel Thing", folder).statblock
     assert (sb.hp, sb.hp_dice, sb.ac, sb.saves.con, sb.resist) == (27, "5d8+5", 14, 3, ("acid",))
     assert sb.attacks[0].damage[0].dice == "1d10+2" and sb.attacks[0].bonus == 4
-    assert "Screech (no attack roll)" in done.result.report[0]
+    # an action without an attack roll is an ability with its text; every key not taken is named
+    assert "abilities Screech" in done.result.report[0] and "fields not taken: index, size" in done.result.report[0]
+    assert sb.actions[0].name == "Screech" and sb.actions[0].text
 
 
 def test_foundry_imports(tmp_path, folder):

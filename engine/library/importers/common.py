@@ -93,3 +93,13 @@ def number(v: Any, what: str, lo: int, hi: int) -> int:
             raise RuleError(f"{what} {_figure(token)} is out of range ({lo} to {hi})")
         v = int(token) if token.lstrip("-").isdigit() else float(token)
     return whole(v, what, lo, hi)
+
+
+def untaken(entry: dict[str, Any], taken: frozenset[str], lead: str = "fields not taken") -> str:
+    """The report's phrase naming every key of `entry` that holds something no field took ("" when
+    there is none): the report is exhaustive over the input's keys, so nothing is dropped unsaid."""
+    keys = [shown(str(k)[:40]).strip("'") for k, v in entry.items() if k not in taken and v not in _EMPTY]
+    return f"{lead}: {', '.join(keys)}" if keys else ""
+
+
+_EMPTY: tuple[Any, ...] = (None, "", [], {}, False)

@@ -10,10 +10,12 @@ system.attack.range, system.attack.skill). Fields that are not there are skipped
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any
 
 from engine.errors import RuleError
+from engine.library.abilities import MAX_ABILITIES, Ability, DamagePart, Trait
 from engine.library.base import Statblock, validate
 from engine.library.cosmere import Attributes, CosmereAttack, CosmereStatblock
 from engine.library.importers.common import (
@@ -25,9 +27,11 @@ from engine.library.importers.common import (
     entry_name,
     in_range,
     number,
+    untaken,
     whole,
 )
 from engine.library.warhammer import QUALITIES, REACH, Armour, Characteristics, WarhammerStatblock, Weapon
+from engine.limits import TEXT
 from engine.text import shown
 
 FORMAT = "Foundry VTT"
@@ -183,21 +187,59 @@ def _add_armour(armour: dict[str, int], name: str, isys: Any) -> None:
         armour[loc] += _num(ap.get(k) if isinstance(ap, dict) else 0, f"{name}'s AP {k}")
 
 
-def _wfrp_items(actor: dict[str, Any]) -> tuple[list[Weapon], dict[str, int], list[str]]:
-    """The weapons, the armour points summed per location, and what was skipped (and why)."""
-    weapons, armour, skipped = [], dict.fromkeys(_AP.values(), 0), []
-    for item in actor.get("items") or []:
-        if not isinstance(item, dict):
-            continue
-        isys = item.get("system") or item.get("data") or {}
-        name = str(item.get("name", "")).strip()[:80] or "Weapon"
-        if item.get("type") == "weapon":
-            weapon = _weapon(name, isys, skipped)
-            if weapon is not None:
-                weapons.append(weapon)
-        elif item.get("type") == "armour":
-            _add_armour(armour, name, isys)
-    return weapons, armour, skipped
+class _WfrpItems:
+    """What an actor's items give: weapons (its weapon items, and traits that are weapons: Bite, Weapon),
+    armour points per location (armour items, and the Armour trait on every location), traits with
+    their text; items of other types are named in the report."""
+
+    def __init__(self) -> None:
+        self.weapons: list[Weapon] = []
+        self.armour = dict.fromkeys(_AP.values(), 0)
+        self.traits: list[Trait] = []
+        self.skipped: list[str] = []
+        self.others: list[str] = []
+
+    def read(self, actor: dict[str, Any]) -> None:
+        for item in actor.get("items") or []:
+            if not isinstance(item, dict):
+                continue
+            isys = item.get("system") or item.get("data") or {}
+            name = str(item.get("name", "")).strip()[:80] or "Item"
+            kind = item.get("type")
+            if kind == "weapon":
+                weapon = _weapon(name, isys, self.skipped)
+                if weapon is not None:
+                    self.weapons.append(weapon)
+            elif kind == "armour":
+                _add_armour(self.armour, name, isys)
+            elif kind == "trait":
+                self.trait(name, isys)
+            else:
+                self.others.append(f"{name} ({str(kind)[:20]})")
+
+    def trait(self, name: str, isys: Any) -> None:
+        """A creature trait: a rollable one that deals damage is a weapon (its specification the damage,
+        with the Strength Bonus when its bonus characteristic is Strength); Armour N adds N to every
+        location; any other is kept with its text (and its specification: "Fear (2)")."""
+        spec = str(_get(isys, "specification", "value") or "").strip()
+        number_spec = _PLAIN_INT.fullmatch(spec) is not None
+        if _get(isys, "rollable", "damage") and number_spec:
+            ranged = str(_get(isys, "rollable", "rollCharacteristic") or "ws").lower() == "bs"
+            self.weapons.append(Weapon(
+                name=name,
+                skill="bs" if ranged else "ws",
+                damage=number(spec, f"{name}'s damage", *bounds(Weapon, "damage")),
+                sb=str(_get(isys, "rollable", "bonusCharacteristic") or "").lower() == "s",
+                kind="missile" if ranged else "melee",
+            ))
+            return
+        if name.casefold() == "armour" and number_spec:
+            n = number(spec, f"{name}'s points", *_PART)
+            for loc in self.armour:
+                self.armour[loc] += n
+            return
+        label = f"{name} ({spec[:30]})" if spec else name
+        self.traits.append(Trait(name=label[:80], text=_cut(html_text(_get(isys, "description")), name, self.skipped)))
 
 
 def _who(actor: dict[str, Any]) -> dict[str, str]:
@@ -206,25 +248,36 @@ def _who(actor: dict[str, Any]) -> dict[str, str]:
     return {"kind": "pc" if pc else "npc", "side": "party" if pc else "enemy"}
 
 
+# the wfrp4e system keys this importer reads (characteristics, and Wounds among the status)
+_WFRP_TAKEN = frozenset(("characteristics", "status"))
+
+
 def _wfrp(actor: dict[str, Any]) -> tuple[Statblock, str]:
     system = actor.get("system") or actor.get("data") or {}
     w = _wounds(system)
-    weapons, armour, skipped = _wfrp_items(actor)
+    items = _WfrpItems()
+    items.read(actor)
+    for what, found in (("weapons", items.weapons), ("traits", items.traits)):
+        if len(found) > 100:
+            items.skipped.append(f"{what} past the first 100: {', '.join(x.name for x in found[100:])}")
     sb = WarhammerStatblock(
         name=str(actor["name"]).strip()[:80],
         type=str(actor.get("type", ""))[:80],
         **_who(actor),
         wounds=w,
         characteristics=_characteristics(system),
-        armour=Armour(**{k: _stat(v, f"armour {k}", Armour, k) for k, v in armour.items()}),
-        weapons=tuple(weapons),
+        armour=Armour(**{k: _stat(v, f"armour {k}", Armour, k) for k, v in items.armour.items()}),
+        weapons=tuple(items.weapons[:100]),
+        traits=tuple(items.traits[:100]),
         source=f"{FORMAT} wfrp4e",
     )
     validate(sb)
-    line = f"{sb.name}: took characteristics, Wounds {w}, armour" + (
-        "; weapons " + ", ".join(x.name for x in weapons) if weapons else ""
-    )
-    return sb, line + ("; skipped " + "; ".join(skipped) if skipped else "")
+    took = [
+        f"characteristics, Wounds {w}, armour",
+        "weapons " + ", ".join(x.name for x in sb.weapons) if sb.weapons else "",
+        "traits " + ", ".join(x.name for x in sb.traits) if sb.traits else "",
+    ]
+    return sb, _line(sb.name, took, items.skipped, _untaken(actor, system, _WFRP_TAKEN, items.others))
 
 
 def _derived(d: Any, what: str, default: int, span: tuple[int, int] = _PART) -> int:
@@ -329,16 +382,97 @@ def _cosmere_stats(system: Any, attrs: dict[str, int]) -> dict[str, int]:
     }
 
 
-def _cosmere_attacks(
-    actor: dict[str, Any], system: Any, attrs: dict[str, int]
-) -> tuple[list[CosmereAttack], list[str]]:
-    attacks, skipped = [], []
-    for item in actor.get("items") or []:
-        if isinstance(item, dict) and item.get("type") == "weapon":
-            attack = _cosmere_attack(item, system, attrs, skipped)
-            if attack is not None:
-                attacks.append(attack)
-    return attacks, skipped
+_COST = {"act": "action", "rea": "reaction", "fre": "free"}
+# an action item's words for its Strike's range and its target's defense, read from its description
+_ITEM_RANGE = re.compile(r"\brange\s++(\d{1,5}+)(?:\s*+/\s*+(\d{1,5}+))?", re.I)
+_ITEM_REACH = re.compile(r"\breach\s++(\d{1,5}+)", re.I)
+_VS = re.compile(r"\bvs\.?\s++(Physical|Cognitive|Spiritual)\b", re.I)
+
+
+class _CosmereItems:
+    """What an actor's items give: attacks from weapon items and from action items that are Strikes
+    ("Strike: Mace", an action with a skill test and damage), abilities from the other action items
+    (their cost, reaction or free activation, focus spent, uses), and the items of other types named."""
+
+    def __init__(self, system: Any, attrs: dict[str, int]) -> None:
+        self.system, self.attrs = system, attrs
+        self.attacks: list[CosmereAttack] = []
+        self.actions: list[Ability] = []
+        self.skipped: list[str] = []
+        self.others: list[str] = []
+        self.from_actions: list[str] = []
+
+    def read(self, actor: dict[str, Any]) -> None:
+        for item in actor.get("items") or []:
+            if not isinstance(item, dict):
+                continue
+            kind = item.get("type")
+            if kind == "weapon":
+                attack = _cosmere_attack(item, self.system, self.attrs, self.skipped)
+                if attack is not None:
+                    self.attacks.append(attack)
+            elif kind == "action":
+                self.action(item)
+            else:
+                self.others.append(f"{str(item.get('name', '')).strip()[:80] or 'Item'} ({str(kind)[:20]})")
+
+    def action(self, item: dict[str, Any]) -> None:
+        isys = item.get("system") or {}
+        name = str(item.get("name", "")).strip()[:80] or "Action"
+        text = _cut(html_text(_get(isys, "description")), name, self.skipped)
+        formula = str(_get(isys, "damage", "formula") or "").replace(" ", "")
+        skill = str(_get(isys, "activation", "skill") or "")
+        strike = name.casefold().startswith("strike") or (formula and skill and skill != "none")
+        if strike and (not formula or _DICE.fullmatch(formula)):
+            self.attacks.append(self.strike(name, isys, text, formula, skill))
+            self.from_actions.append(name)
+            return
+        if formula and not _DICE.fullmatch(formula):
+            self.skipped.append(f"{name}'s damage {shown(formula)} (not plain dice: kept in its text)")
+            formula = ""
+        self.actions.append(_cosmere_ability(name, isys, text, formula))
+
+    def strike(self, name: str, isys: Any, text: str, formula: str, skill: str) -> CosmereAttack:
+        rng, reach = _ITEM_RANGE.search(text), _ITEM_REACH.search(text)
+        vs = _VS.search(text)
+        bonus = _skill_bonus(name, self.system, skill, self.attrs, self.skipped)
+        cost = _num(_get(isys, "activation", "cost", "value"), f"{name}'s cost", 1, (0, 3))
+        return CosmereAttack(
+            name=name,
+            skill=skill[:80],
+            bonus=_stat(bonus, f"{name}'s attack bonus", CosmereAttack, "bonus"),
+            defense={"c": "cog", "s": "spi"}.get(vs[1][0].lower(), "phy") if vs else "phy",
+            kind="ranged" if rng else "melee",
+            range=_range_text(True, int(rng[1]), int(rng[2] or rng[1])) if rng else (reach[1] if reach else ""),
+            damage=formula,
+            type=str(_get(isys, "damage", "type") or "")[:40],
+            cost=cost,
+        )
+
+
+def _cosmere_ability(name: str, isys: Any, text: str, formula: str) -> Ability:
+    """A cosmere-rpg action item that is no Strike: when it is used (an action costing 1-3, a reaction,
+    a free action), the focus it consumes, its uses and its damage."""
+    act = _COST.get(str(_get(isys, "activation", "cost", "type") or "act"), "action")
+    cost = _num(_get(isys, "activation", "cost", "value"), f"{name}'s cost", 1, (0, 3)) if act == "action" else 1
+    focus = 0
+    for c in _get(isys, "activation", "consume") or []:
+        if isinstance(c, dict) and c.get("resource") == "foc":
+            focus += _num(_get(c, "value", "min"), f"{name}'s focus", 0, (0, 99)) or _num(
+                _get(c, "value", "actual"), f"{name}'s focus", 0, (0, 99))
+    uses = _get(isys, "activation", "uses")
+    n = _num(_get(uses, "max"), f"{name}'s uses", 0, (0, 99)) if isinstance(uses, dict) else 0
+    per = "day" if "day" in str(_get(uses, "recharge") or "").lower() or "rest" in str(
+        _get(uses, "recharge") or "").lower() else "fight"
+    dtype = str(_get(isys, "damage", "type") or "")[:40]
+    return Ability(
+        name=name, text=text, act=act, cost=cost, focus=min(focus, 99), uses=n, per=per if n else "",
+        damage=(DamagePart(dice=formula, type=dtype),) if formula else (),
+    )
+
+
+# the cosmere-rpg system keys this importer reads
+_COSMERE_TAKEN = frozenset(("attributes", "defenses", "resources", "skills", "movement", "deflect", "type"))
 
 
 def _cosmere(actor: dict[str, Any]) -> tuple[Statblock, str]:
@@ -348,21 +482,87 @@ def _cosmere(actor: dict[str, Any]) -> tuple[Statblock, str]:
         for k in Attributes.__struct_fields__
     }
     stats = _cosmere_stats(system, attrs)
-    attacks, skipped = _cosmere_attacks(actor, system, attrs)
+    items = _CosmereItems(system, attrs)
+    items.read(actor)
     sb = CosmereStatblock(
         name=str(actor["name"]).strip()[:80],
         type=str(_get(system, "type", "id") or actor.get("type", ""))[:80],
         **_who(actor),
         attributes=Attributes(**attrs),
-        attacks=tuple(attacks),
+        attacks=tuple(items.attacks[:100]),
+        actions=_unique_names(items.actions, items.skipped),
         source=f"{FORMAT} cosmere-rpg",
         **stats,
     )
     validate(sb)
-    line = f"{sb.name}: took attributes, defenses, health {sb.hp}, focus {sb.focus}" + (
-        "; weapons " + ", ".join(f"{a.name} {a.bonus:+d}" for a in attacks) if attacks else ""
-    )
-    return sb, line + ("; skipped " + "; ".join(skipped) if skipped else "")
+    took = [
+        f"attributes, defenses, health {sb.hp}, focus {sb.focus}",
+        "weapons " + ", ".join(f"{a.name} {a.bonus:+d}" for a in sb.attacks) if sb.attacks else "",
+        "attacks from action items " + ", ".join(items.from_actions) if items.from_actions else "",
+        "abilities " + ", ".join(_ability_word(a) for a in sb.actions) if sb.actions else "",
+    ]
+    return sb, _line(sb.name, took, items.skipped, _untaken(actor, system, _COSMERE_TAKEN, items.others))
+
+
+def _ability_word(a: Ability) -> str:
+    bits = [a.act if a.act != "action" else f"{a.cost} action{'s' if a.cost != 1 else ''}"]
+    if a.focus:
+        bits.append(f"{a.focus} focus")
+    return f"{a.name} ({', '.join(bits)})"
+
+
+def _unique_names(actions: list[Ability], skipped: list[str]) -> tuple[Ability, ...]:
+    """One ability of each name, at most a statblock's count; a second of a name is said, as is the rest."""
+    out: list[Ability] = []
+    seen: set[str] = set()
+    for a in actions:
+        if a.name.casefold() in seen:
+            skipped.append(f"a second action item {shown(a.name)}")
+        elif len(out) == MAX_ABILITIES:
+            skipped.append(f"action item {shown(a.name)} (past {MAX_ABILITIES} abilities)")
+        else:
+            seen.add(a.name.casefold())
+            out.append(a)
+    return tuple(out)
+
+
+# --- what every actor has besides its numbers: items of other types, keys not read ----------------
+
+_TAG = re.compile(r"<[^>]*+>")
+# Foundry's own bookkeeping on every document: said in the report by name like any other key
+_ACTOR_KEYS = frozenset(("name", "type", "system", "data", "items", "_stats"))
+
+
+def html_text(v: Any) -> str:
+    """An HTML description ({value: "<p>...</p>"} or the text) as plain text, paragraphs as lines."""
+    text = v.get("value", "") if isinstance(v, dict) else v
+    if not isinstance(text, str):
+        return ""
+    text = re.sub(r"(?i)</p\s*+>|<br\s*+/?>", "\n", text[:20_000])
+    lines = (" ".join(x.split()) for x in html.unescape(_TAG.sub(" ", text)).split("\n"))
+    return "\n".join(x for x in lines if x)
+
+
+def _cut(text: str, what: str, skipped: list[str]) -> str:
+    if len(text) <= TEXT:
+        return text
+    skipped.append(f"{what}'s text past {TEXT} characters (cut)")
+    return text[: TEXT - 1].rsplit(" ", 1)[0] + "\u2026"
+
+
+def _untaken(actor: dict[str, Any], system: Any, taken: frozenset[str], others: list[str]) -> list[str]:
+    """The report's phrases for the actor's keys, its system's keys and its items no field took."""
+    out = [untaken(actor, _ACTOR_KEYS)]
+    if isinstance(system, dict):
+        out.append(untaken(system, taken, "system fields not taken"))
+    if others:
+        out.append("items not taken: " + ", ".join(others))
+    return [x for x in out if x]
+
+
+def _line(head: str, took: list[str], skipped: list[str], rest: list[str]) -> str:
+    line = f"{head}: took " + "; ".join(x for x in took if x)
+    return line + ("; skipped " + "; ".join(skipped) if skipped else "") + "".join(f"; {x}" for x in rest)
 
 
 def convert(data: Any) -> ImportResult:

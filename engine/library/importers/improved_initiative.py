@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 from engine.errors import RuleError
 from engine.library.base import validate
-from engine.library.d20 import Abilities, D20Attack, D20Statblock, DamagePart, Saves
+from engine.library.d20 import MAX_SKILLS, Abilities, D20Attack, D20Statblock, DamagePart, Saves, Skill
 from engine.library.importers.common import (
     FEET,
     SHAPE_ERRORS,
@@ -22,7 +22,11 @@ from engine.library.importers.common import (
     bounds,
     entry_name,
     number,
+    untaken,
 )
+from engine.library.importers.d20_parts import Parts, condition_words, read_speeds
+from engine.library.importers.text5e import condition_of, dice_text, legendary_count_said, read_save
+from engine.limits import LINE, TEXT
 
 FORMAT = "Improved Initiative"
 _ABILITY = {"str": "str", "dex": "dex", "con": "con", "int": "int", "wis": "wis", "cha": "cha"}
@@ -30,9 +34,11 @@ _ABILITY = {"str": "str", "dex": "dex", "con": "con", "int": "int", "wis": "wis"
 # `*+`: read once, never given back and retried), no two quantifiers can share the same characters,
 # and a search that could start anywhere inside a run (`_HIT_DICE`) starts only at the run's first
 # character. Without that, "Melee" and 80,000 spaces, or "(" and 80,000 digits, took a minute.
+# "Melee Weapon Attack: +5 to hit", and "Weapon Attack: +3 to hit" with no word for its kind (as
+# Improved Initiative's SRD list writes some beasts': melee when it gives a reach, ranged on a range)
 _ATTACK = re.compile(
-    r"(Melee or Ranged|Melee|Ranged)\s++(?:(?:Weapon|Spell)\s*+)?Attack(?: Roll)?:\s*+([+\-\u2212])\s*+(\d++)"
-    r"(?:\s*+to hit)?",
+    r"(?:(Melee or Ranged|Melee|Ranged)\s++(?:(?:Weapon|Spell)\s*+)?|(?<![A-Za-z])(?:Weapon|Spell)\s++)"
+    r"Attack(?: Roll)?:\s*+([+\-\u2212])\s*+(\d++)(?:\s*+to hit)?",
     re.I,
 )
 _REACH = re.compile(r"reach\s++(\d++)\s*+f(?:ee)?t", re.I)
@@ -54,11 +60,11 @@ _SENTENCE = re.compile(r"\.(?:\s++|$)")
 _DICE = re.compile(r"\d*+d\d++(?:[+-]\d++)?|\d++")  # fullmatch
 _FIRST_INT = re.compile(r"-?\d++")
 _HIT_DICE = re.compile(r"(?<!\d)\d++\s*+d\s*+\d++(?:\s*+[+\-\u2212]\s*+\d++)?", re.I)
-RIDER_MAX = 200  # engine.limits.LINE: a rider is one line
+RIDER_MAX = TEXT  # a rider is kept whole; longer than a note it could not be carried
 
 
 def _dice(text: str) -> str:
-    return "".join(text.replace("\u2212", "-").split()).lower()
+    return dice_text(text)
 
 
 def _part_at(text: str, pos: int) -> tuple[DamagePart, int] | None:
@@ -73,11 +79,25 @@ def _part_at(text: str, pos: int) -> tuple[DamagePart, int] | None:
 
 
 def _clip(text: str) -> str:
-    """One line of at most RIDER_MAX characters; a longer one is cut at a word and says so."""
-    text = " ".join(text.split())
+    """The rider whole; past RIDER_MAX characters (no statblock's is) it is cut at a word and ends
+    with an ellipsis, which `rider_cut` reports."""
+    text = text.strip()
     if len(text) <= RIDER_MAX:
         return text
     return text[: RIDER_MAX - 1].rsplit(" ", 1)[0].rstrip(" ,;.") + "\u2026"
+
+
+def rider_fields(rider: str) -> dict[str, Any]:
+    """What a rider says the app can act on: the save it calls for, its DC and the condition a failed
+    save gives ("DC 11 Constitution saving throw or be Poisoned"); without a save, the condition a
+    hit gives ("the target is grappled")."""
+    if not rider:
+        return {}
+    save = read_save(rider)
+    if save is not None:
+        return {"save": save.save, "dc": save.dc, "condition": save.condition}
+    cond = condition_of(rider)
+    return {"condition": cond} if cond else {}
 
 
 def read_hit(hit: str) -> tuple[tuple[DamagePart, ...], str]:
@@ -117,10 +137,11 @@ def parse_attack(name: str, text: str) -> D20Attack | None:
     if m is None:
         return None
     bonus = number(m[2].replace("\u2212", "-") + m[3], f"{name}'s attack bonus", *bounds(D20Attack, "bonus"))
-    kind = "ranged" if m[1].lower() == "ranged" else "melee"
     head, hit = _head_and_hit(text[m.end() :])
     reach = _REACH.search(head)
     rng = _RANGE.search(head)
+    word = (m[1] or "").lower()
+    kind = "ranged" if word == "ranged" or (not word and rng and not reach) else "melee"
     parts, rider = read_hit(hit) if hit else ((), "")
     return D20Attack(
         name=name,
@@ -131,6 +152,7 @@ def parse_attack(name: str, text: str) -> D20Attack | None:
         range=range_of(rng, name),
         damage=parts,
         rider=_clip(rider),
+        **rider_fields(rider),
     )
 
 
@@ -152,7 +174,7 @@ def reach_unread(text: str) -> bool:
     """The attack says it has a reach but not one Fracas can read ("reach,.0 ft."): 5 ft is taken."""
     m = _ATTACK.search(text)
     head = _head_and_hit(text[m.end() :])[0] if m else ""
-    return m is not None and m[1].lower() != "ranged" and "reach" in head.lower() and not _REACH.search(head)
+    return m is not None and (m[1] or "").lower() != "ranged" and "reach" in head.lower() and not _REACH.search(head)
 
 
 def _blocks(data: Any) -> list[Any]:
@@ -255,16 +277,19 @@ def read_defenses(fields: tuple[Any, Any, Any], skipped: list[str]) -> tuple[dic
     return defenses, "\n".join(d.note for d in defenses.values() if d.note)
 
 
-def took_line(head: str, took: str, attacks: list[D20Attack], note: str, skipped: list[str]) -> str:
-    """A report line: "<head>: took <took>; attacks ...; in the note: ...; skipped ..." (each part
-    only when there is something to say)."""
+def took_line(head: str, took: str, attacks: list[D20Attack], note: str, skipped: list[str],
+              more: tuple[str, ...] = ()) -> str:
+    """A report line: "<head>: took <took>; attacks ...; abilities ...; in the note: ...; skipped ...;
+    fields not taken: ..." (each part only when there is something to say)."""
     parts = [took]
     if attacks:
         parts.append("attacks " + ", ".join(f"{a.name} {a.bonus:+d}" for a in attacks))
+    parts += [x for x in more if x and not x.startswith("fields not taken")]
     if note:
         parts.append("in the note: " + " ".join(note.split("\n")))
     line = f"{head}: took {'; '.join(parts)}"
-    return line + ("; skipped " + "; ".join(skipped) if skipped else "")
+    line += "; skipped " + "; ".join(skipped) if skipped else ""
+    return line + "".join(f"; {x}" for x in more if x.startswith("fields not taken"))
 
 
 def _abilities(block: dict[str, Any]) -> Abilities:
@@ -287,24 +312,49 @@ def _saves(block: dict[str, Any]) -> dict[str, int]:
     return saves
 
 
-def _attacks(block: dict[str, Any], skipped: list[str]) -> list[D20Attack]:
-    """The attacks in the Actions; what cannot be one (or is one elsewhere) is said in `skipped`."""
-    attacks = []
-    for section in ("Actions", "BonusActions", "Reactions", "LegendaryActions"):
+# each section of actions and when its entries are used
+_SECTIONS = (("Actions", "action"), ("BonusActions", "bonus"), ("Reactions", "reaction"),
+             ("LegendaryActions", "legendary"), ("LairActions", "lair"))
+
+
+def _parts(block: dict[str, Any]) -> Parts:
+    """The traits, attacks and abilities of every section, each whole; what cannot be taken is said."""
+    p = Parts()
+    for t in block.get("Traits") or []:
+        if isinstance(t, dict):
+            p.trait(str(t.get("Name", "")), str(t.get("Content", "")))
+    for section, act in _SECTIONS:
         for a in block.get(section) or []:
             if not isinstance(a, dict):
                 continue
-            aname = str(a.get("Name", "")).strip() or "Attack"
-            attack = parse_attack(aname[:80], str(a.get("Content", "")))
-            if attack is None:
-                skipped.append(f"{aname} (no attack roll)")
-            elif section != "Actions":
-                skipped.append(f"{aname} (an attack outside the Actions: add it by hand)")
-            else:
-                attacks.append(attack)
-                if reach_unread(str(a.get("Content", ""))):
-                    skipped.append(f"{aname}'s reach (unreadable: 5 ft taken)")
-    return attacks
+            aname = str(a.get("Name", "")).strip()[:80] or "Attack"
+            content = str(a.get("Content", ""))
+            if act == "legendary" and _is_legendary_intro(aname, content):
+                p.legendary_text = content
+                continue
+            attack = parse_attack(aname, content)
+            p.action(aname, content, act, attack, str(a.get("Usage", "") or ""))
+            if attack is not None and reach_unread(content):
+                p.skipped.append(f"{aname}'s reach (unreadable: 5 ft taken)")
+            if attack is not None and attack.rider.endswith("\u2026") and "\u2026" not in content:
+                p.skipped.append(f"{aname}'s rider (past {RIDER_MAX} characters: cut)")
+    if not p.legendary_text:
+        p.legendary_text = next((t for t in _texts(block) if legendary_count_said(t)), "")
+    p.finish()
+    return p
+
+
+def _is_legendary_intro(name: str, content: str) -> bool:
+    """The entry that says how many legendary actions a round ("Legendary Actions": "The dragon can
+    take 3 legendary actions, ..."), not an action of its own."""
+    return legendary_count_said(content) and (not name.strip() or name.strip().casefold().startswith("legendary"))
+
+
+def _texts(block: dict[str, Any]) -> list[str]:
+    out = [str(block.get("Description", ""))]
+    for section in ("Traits", "LegendaryActions"):
+        out += [str(t.get("Content", "")) for t in block.get(section) or [] if isinstance(t, dict)]
+    return out
 
 
 def _hp(block: dict[str, Any]) -> tuple[int, str]:
@@ -315,18 +365,36 @@ def _hp(block: dict[str, Any]) -> tuple[int, str]:
     return hp_value, _dice(m.group()) if m else ""
 
 
-def _speed(block: dict[str, Any]) -> int:
-    """The first Speed ("30 ft., fly 60 ft."), 30 when there is none with a number."""
-    speeds = block.get("Speed") or []
-    if speeds and isinstance(speeds, list) and _FIRST_INT.search(str(speeds[0])):
-        return _stat(speeds[0], "Speed", "speed")
-    return 30
+def _words(v: Any) -> list[str]:
+    """A list of texts (Senses, Languages, ConditionImmunities), or one text, as texts."""
+    if isinstance(v, str):
+        return [v] if v.strip() else []
+    return [str(x) for x in v if isinstance(x, str | int) and str(x).strip()] if isinstance(v, list) else []
 
 
-def _traits(block: dict[str, Any], skipped: list[str]) -> None:
-    traits = [str(t.get("Name", "")) for t in block.get("Traits") or [] if isinstance(t, dict)]
-    if traits:
-        skipped.append(f"traits {', '.join(traits)} (text only: the engine does not run them)")
+def _skills(block: dict[str, Any]) -> tuple[Skill, ...]:
+    out = []
+    for s in block.get("Skills") or []:
+        if isinstance(s, dict) and str(s.get("Name", "")).strip():
+            bonus = _stat(s.get("Modifier", 0), "skill bonus", "bonus", D20Attack)
+            out.append(Skill(str(s["Name"]).strip()[:80], bonus))
+    return tuple(out[:MAX_SKILLS])
+
+
+def _line(texts: list[str], what: str, skipped: list[str]) -> str:
+    text = ", ".join(" ".join(t.split()) for t in texts)
+    if len(text) > LINE:
+        skipped.append(f"{what} past {LINE} characters (cut)")
+        text = text[: LINE - 1].rsplit(" ", 1)[0] + "\u2026"
+    return text
+
+
+# the StatBlock keys this importer reads; any other holding something is named in the report
+_TAKEN = frozenset(
+    ("Name", "Type", "HP", "AC", "InitiativeModifier", "Speed", "Abilities", "DamageVulnerabilities",
+     "DamageResistances", "DamageImmunities", "ConditionImmunities", "Saves", "Skills", "Senses", "Languages",
+     "Challenge", "Traits", "Player") + tuple(s for s, _ in _SECTIONS)
+)
 
 
 def convert_block(block: dict[str, Any]) -> tuple[D20Statblock, str]:
@@ -338,16 +406,14 @@ def convert_block(block: dict[str, Any]) -> tuple[D20Statblock, str]:
         raise RuleError("it has no Name")
     ac = block.get("AC") or {}
     hp_value, hp_dice = _hp(block)
-    abilities = _abilities(block)
-    saves = _saves(block)
     # Improved Initiative rolls d20 + the Dexterity modifier + InitiativeModifier (client/Combatant/
     # Combatant.ts, InitiativeBonus): the field is what comes on top of Dexterity, as Fracas's `init` is
     init = _stat(block.get("InitiativeModifier", 0), "InitiativeModifier", "init")
-    speed = _speed(block)
-    attacks = _attacks(block, skipped)
-    _traits(block, skipped)
+    speed, speeds = read_speeds(_words(block.get("Speed")), skipped)
+    parts = _parts(block)
     pc = str(block.get("Player", "")).lower() == "player"
     defenses, note = read_defenses(tuple(block.get(f"Damage{what.title()}") for _, what in _DEFENSES), skipped)
+    saves = _saves(block)
     sb = D20Statblock(
         name=name.strip()[:80],
         type=str(block.get("Type", ""))[:80],
@@ -356,21 +422,46 @@ def convert_block(block: dict[str, Any]) -> tuple[D20Statblock, str]:
         hp=hp_value,
         hp_dice=hp_dice,
         ac=_stat(ac.get("Value", 10), "AC", "ac"),
-        abilities=abilities,
-        speed=speed,
+        abilities=_abilities(block),
+        speed=_stat(speed, "Speed", "speed"),
+        speeds=speeds,
         init=init,
         # an empty Saves() is written as an empty table unless it is the field's own default
         **({"saves": Saves(**saves)} if saves else {}),
         resist=defenses["resist"].types,
         vulnerable=defenses["vulnerable"].types,
         immune=defenses["immune"].types,
-        attacks=tuple(attacks),
+        condition_immune=condition_words(_words(block.get("ConditionImmunities")), skipped),
+        skills=_skills(block),
+        senses=_line(_words(block.get("Senses")), "senses", skipped),
+        languages=_line(_words(block.get("Languages")), "languages", skipped),
+        challenge=_line(_words(block.get("Challenge")), "challenge", skipped)[:80],
         note=note,
         source=FORMAT,
+        **parts.fields(),
     )
     validate(sb)
     took = f"HP {hp_value}" + (f" ({hp_dice})" if hp_dice else "") + f", AC {sb.ac}, abilities"
-    return sb, took_line(f"{sb.name}{' (PC, to the party)' if pc else ''}", took, attacks, note, skipped)
+    more = (*extras_took(sb), *parts.took(), untaken(block, _TAKEN))
+    head = f"{sb.name}{' (PC, to the party)' if pc else ''}"
+    return sb, took_line(head, took, parts.attacks, note, skipped + parts.skipped, more)
+
+
+def extras_took(sb: D20Statblock) -> list[str]:
+    """The report's phrases for the speeds, skills, senses, languages, challenge and immunities."""
+    out = []
+    if sb.speeds or sb.speed != 30:
+        out.append("speed " + ", ".join([f"{sb.speed} ft."] + [f"{x.kind} {x.feet} ft." for x in sb.speeds]))
+    if sb.skills:
+        out.append("skills " + ", ".join(f"{x.name} {x.bonus:+d}" for x in sb.skills))
+    for what, value in (("senses", sb.senses), ("languages", sb.languages), ("challenge", sb.challenge)):
+        if value:
+            out.append(f"{what} {value}")
+    if sb.immune:
+        out.append("damage immunities " + ", ".join(sb.immune))
+    if sb.condition_immune:
+        out.append("condition immunities " + ", ".join(sb.condition_immune))
+    return out
 
 
 def convert(data: Any) -> ImportResult:

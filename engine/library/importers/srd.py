@@ -10,19 +10,41 @@ import re
 from typing import Any
 
 from engine.errors import RuleError
+from engine.library.abilities import Ability, Spellcasting
 from engine.library.base import validate
-from engine.library.d20 import ABILITY_KEYS, Abilities, D20Attack, D20Statblock, DamagePart, Saves
-from engine.library.importers.common import SHAPE_ERRORS, ImportProblem, ImportResult, bounds, entry_name, number
+from engine.library.d20 import (
+    ABILITY_KEYS,
+    MAX_SKILLS,
+    Abilities,
+    D20Attack,
+    D20Statblock,
+    DamagePart,
+    Saves,
+    Skill,
+    Speed,
+)
+from engine.library.importers.common import (
+    SHAPE_ERRORS,
+    ImportProblem,
+    ImportResult,
+    bounds,
+    entry_name,
+    number,
+    untaken,
+)
+from engine.library.importers.d20_parts import Parts, condition_words, read_speeds
 from engine.library.importers.improved_initiative import (
     _DEFENSES,
     _RANGE,
     _REACH,
     _dice,
+    extras_took,
     parse_attack,
     range_of,
     read_defenses,
     took_line,
 )
+from engine.library.importers.text5e import damage_chain, merge_spellcasting
 
 FORMAT = "5e SRD API"
 _LONG = ("strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma")
@@ -84,10 +106,17 @@ def _damage_parts(damage: Any) -> tuple[list[DamagePart], str]:
 
 
 def _hit_parts(parsed: D20Attack | None, parts: list[DamagePart], why: str) -> tuple[list[DamagePart], str]:
-    """The parts the hit deals: the list also holds dice the text deals later (a disease's acid)."""
+    """The parts the hit deals: the list also holds dice the text deals later (a disease's acid), and
+    may leave out a part the text's hit deals (a mace's fire): that part is read from the text."""
     if parsed and parsed.damage and len(parsed.damage) < len(parts):
         why = f" (damage {', '.join(f'{d.dice} {d.type}' for d in parts[len(parsed.damage) :])} is not the hit's)"
         parts = parts[: len(parsed.damage)]
+    elif parsed and len(parsed.damage) > len(parts) and all(
+        p.type == q.type for p, q in zip(parts, parsed.damage, strict=False)
+    ):
+        more = parsed.damage[len(parts) :]
+        why = f" (damage {', '.join(f'{d.dice} {d.type}' for d in more)} read from its text: the damage list omits it)"
+        parts = parts + list(more)
     return parts, why
 
 
@@ -95,7 +124,7 @@ def _attack(a: dict[str, Any]) -> tuple[D20Attack | None, str]:
     name = str(a.get("name", "")).strip()[:80] or "Attack"
     desc = str(a.get("desc", ""))
     if "attack_bonus" not in a:
-        return None, f"{name} (no attack roll)"
+        return None, ""
     parts, why = _damage_parts(a.get("damage"))
     parsed = parse_attack(name, desc)
     parts, why = _hit_parts(parsed, parts, why)
@@ -109,6 +138,7 @@ def _attack(a: dict[str, Any]) -> tuple[D20Attack | None, str]:
         range=range_of(_RANGE.search(desc), name),
         damage=tuple(parts),
         rider=parsed.rider if parsed else "",
+        **({"save": parsed.save, "dc": parsed.dc, "condition": parsed.condition} if parsed else {}),
     )
     return attack, why
 
@@ -124,35 +154,186 @@ def _saves(m: dict[str, Any]) -> dict[str, int]:
     return saves
 
 
-def _actions(m: dict[str, Any]) -> tuple[list[D20Attack], list[str]]:
-    """The attacks among the actions, and what was skipped (and why)."""
-    attacks, skipped = [], []
-    for a in m.get("actions") or []:
-        if not isinstance(a, dict):
-            continue
-        attack, why = _attack(a)
-        if attack is None:
-            skipped.append(why)
-        else:
-            attacks.append(attack)
-            if why:
-                skipped.append(f"{attack.name}{why}")
-    return attacks, skipped
+# each list of actions and when its entries are used
+_SECTIONS = (("actions", "action"), ("bonus_actions", "bonus"), ("reactions", "reaction"),
+             ("legendary_actions", "legendary"), ("lair_actions", "lair"))
+# the keys of an action this importer reads; any other holding something is said in the report
+_ACTION_KEYS = frozenset(("name", "desc", "attack_bonus", "damage", "dc", "usage", "multiattack_type", "actions"))
 
 
-# the sections that are only text for the engine: said in the report by their entries' names
-_TEXT_ONLY = ("special_abilities", "legendary_actions", "reactions")
+def _usage(u: Any) -> str:
+    """The API's usage as a name's words: "(Recharge 5-6)", "(3/Day)", "(Recharges after a Long Rest)"."""
+    if not isinstance(u, dict):
+        return ""
+    kind = str(u.get("type", "")).lower()
+    if kind == "recharge on roll" and str(u.get("min_value", "")).isdigit():
+        return f"(Recharge {u['min_value']}-6)"
+    if kind == "per day" and str(u.get("times", "")).isdigit():
+        return f"({u['times']}/Day)"
+    if kind == "recharge after rest":
+        return "(Recharges after a Long Rest)"
+    return ""
 
 
-def _text_only(m: dict[str, Any], skipped: list[str]) -> None:
-    for section in _TEXT_ONLY:
-        names = [str(x.get("name", "")) for x in m.get(section) or [] if isinstance(x, dict)]
-        if names:
-            skipped.append(f"{section.replace('_', ' ')} {', '.join(names)} (text only)")
+def _given(a: dict[str, Any]) -> dict[str, Any]:
+    """An action's save and damage as the API's own fields say them (its text says them too)."""
+    out: dict[str, Any] = {}
+    dc = a.get("dc")
+    if isinstance(dc, dict):
+        kind = str(_get(dc, "dc_type", "index") or "")[:3]
+        if kind in ABILITY_KEYS and isinstance(dc.get("dc_value"), int) and 0 < dc["dc_value"] <= 100:
+            out.update(save=kind, dc=dc["dc_value"])
+        success = str(dc.get("success_type", ""))
+        if success in ("half", "none"):
+            out["on_save"] = success
+    return out
 
 
-def _speed(walk: Any) -> int:
-    return _stat(walk, "speed", "speed") if re.search(r"\d", str(walk)) else 30
+def _get(d: Any, *path: str) -> Any:
+    for p in path:
+        d = d.get(p) if isinstance(d, dict) else None
+    return d
+
+
+def _multi_names(a: dict[str, Any]) -> str:
+    """A Multiattack's `actions` list ([{action_name, count}]) in the words the text reader takes."""
+    bits = []
+    for x in a.get("actions") or []:
+        if isinstance(x, dict) and str(x.get("count", "")).isdigit() and 0 < int(x["count"]) <= 9:
+            bits.append(f"{x['count']} with its {x.get('action_name', '')}")
+    return ", ".join(bits) + "." if bits else ""
+
+
+def _parts(m: dict[str, Any]) -> Parts:
+    """The traits, attacks and abilities, each whole; what cannot be taken is said."""
+    p = Parts()
+    for t in m.get("special_abilities") or []:
+        if isinstance(t, dict):
+            p.trait(str(t.get("name", "")) + " " + _usage(t.get("usage")), str(t.get("desc", "")))
+            _spellcasting(p, t)
+    for section, act in _SECTIONS:
+        for a in m.get(section) or []:
+            if isinstance(a, dict):
+                _action(p, a, act)
+    p.legendary_text = str(m.get("legendary_desc", "") or "")
+    p.finish()
+    return p
+
+
+def _action(p: Parts, a: dict[str, Any], act: str) -> None:
+    name = str(a.get("name", "")).strip()[:80] or "Action"
+    desc = str(a.get("desc", ""))
+    attack, why = _attack(a)
+    if why and attack is not None:
+        p.skipped.append(f"{attack.name}{why}")
+    parts, _ = _damage_parts(a.get("damage")) if attack is None else ([], "")
+    given = _given(a)
+    if parts and not damage_chain(desc):
+        given["damage"] = tuple(parts)  # the text gave no dice: the list's
+    # a Multiattack's own list of the attacks it makes is read rather than its text
+    p.action(name, desc, act, attack, _usage(a.get("usage")), given, read=_multi_names(a))
+    extra = untaken(a, _ACTION_KEYS, f"{name}'s fields not taken")
+    if extra:
+        p.skipped.append(extra)
+
+
+def _spellcasting(p: Parts, t: dict[str, Any]) -> None:
+    """A trait's `spellcasting` object: DC, attack bonus, slots by level, spells with their level and
+    usage (at will, so many a day). It says more than its text, so it is taken over the text's."""
+    sc = t.get("spellcasting")
+    if not isinstance(sc, dict):
+        return
+    slots = _slots(sc.get("slots"))
+    spells = [s for x in sc.get("spells") or [] if (s := _spell(x, len(slots))) is not None]
+    dc, bonus = sc.get("dc"), sc.get("modifier")
+    ability = _get(sc, "ability", "index")
+    found = Spellcasting(
+        ability=ability if ability in ABILITY_KEYS else "",
+        dc=dc if isinstance(dc, int) and 0 <= dc <= 100 else 0,
+        bonus=bonus if isinstance(bonus, int) and -20 <= bonus <= 40 else 0,
+        slots=slots,
+        spells=tuple(spells),
+    )
+    p.spellcasting = merge_spellcasting(found, p.spellcasting) if spells else p.spellcasting
+
+
+def _slots(v: Any) -> tuple[int, ...]:
+    """slots {"1": 4, "2": 3}: the count for each level from the 1st, up to the highest given."""
+    slots = [0] * 9
+    for level, n in v.items() if isinstance(v, dict) else ():
+        if str(level).isdigit() and 1 <= int(level) <= 9 and isinstance(n, int) and 0 <= n <= 99:
+            slots[int(level) - 1] = n
+    while slots and not slots[-1]:
+        slots.pop()
+    return tuple(slots)
+
+
+def _spell(x: Any, top: int) -> Ability | None:
+    """One spell {name, level, usage {type "at will" | "per day", times}}; a spell at will, or of a
+    level the caster has no slots for (`top` the highest), spends no slot (level -1)."""
+    if not isinstance(x, dict) or not str(x.get("name", "")).strip():
+        return None
+    level = x.get("level") if isinstance(x.get("level"), int) and 0 <= x["level"] <= 9 else -1
+    usage = x.get("usage") if isinstance(x.get("usage"), dict) else {}
+    times = usage.get("times") if str(usage.get("type", "")).lower() == "per day" else 0
+    uses = times if isinstance(times, int) and not isinstance(times, bool) and 0 < times <= 99 else 0
+    if (usage and not uses) or (level > top and not uses):
+        level = -1
+    return Ability(name=str(x["name"]).strip()[:80], level=level, uses=uses, per="day" if uses else "")
+
+
+def _skills(m: dict[str, Any]) -> tuple[Skill, ...]:
+    """The skills among the proficiencies ({proficiency {index "skill-perception", name}, value})."""
+    out = []
+    for p in m.get("proficiencies") or []:
+        prof = (p or {}).get("proficiency") or {}
+        idx = str(prof.get("index", ""))
+        if idx.startswith("skill-"):
+            name = str(prof.get("name", "")).removeprefix("Skill:").strip() or idx[6:].replace("-", " ").title()
+            out.append(Skill(name[:80], _stat(p.get("value", 0), idx, "bonus", D20Attack)))
+    return tuple(out[:MAX_SKILLS])
+
+
+_SPEED_KINDS = ("walk", "fly", "swim", "climb", "burrow")
+
+
+def _speeds(v: Any, skipped: list[str]) -> tuple[int, tuple[Speed, ...]]:
+    """speed {walk, fly, swim, climb, burrow: "40 ft.", hover: true}: a creature with no walk keeps
+    its other speeds (walk 0)."""
+    if not isinstance(v, dict):
+        return 30, ()
+    hover = " (hover)" if v.get("hover") is True else ""
+    texts = [f"{k} {v[k]}" + (hover if k == "fly" else "") for k in _SPEED_KINDS if isinstance(v.get(k), str | int)]
+    other = [k for k in v if k not in (*_SPEED_KINDS, "hover")]
+    if other:
+        skipped.append(f"speeds {', '.join(str(k)[:20] for k in other)} (not a kind of speed Fracas keeps)")
+    return read_speeds(texts, skipped)
+
+
+def _senses(v: Any) -> str:
+    """senses {darkvision: "60 ft.", passive_perception: 12} as the statblock's line."""
+    if not isinstance(v, dict):
+        return ""
+    text = ", ".join(f"{str(k).replace('_', ' ')} {x}" for k, x in v.items() if isinstance(x, str | int))
+    return " ".join(text.split())[:200]
+
+
+def _challenge(m: dict[str, Any]) -> str:
+    cr = m.get("challenge_rating")
+    if not isinstance(cr, int | float) or isinstance(cr, bool) or not 0 <= cr <= 99:
+        return ""
+    text = {0.125: "1/8", 0.25: "1/4", 0.5: "1/2"}.get(float(cr), f"{cr:g}")
+    xp = m.get("xp")
+    return text + (f" ({xp:,} XP)" if isinstance(xp, int) and not isinstance(xp, bool) and 0 <= xp < 10**9 else "")
+
+
+# the monster keys this importer reads; any other holding something is named in the report
+_TAKEN = frozenset(
+    ("name", "type", "armor_class", "hit_points", "hit_dice", "hit_points_roll", "speed", "proficiencies",
+     "damage_vulnerabilities", "damage_resistances", "damage_immunities", "condition_immunities", "senses",
+     "languages", "challenge_rating", "xp", "proficiency_bonus", "special_abilities", "legendary_desc")
+    + _LONG + tuple(s for s, _ in _SECTIONS)
+)
 
 
 def convert_monster(m: dict[str, Any]) -> tuple[D20Statblock, str]:
@@ -163,11 +344,12 @@ def convert_monster(m: dict[str, Any]) -> tuple[D20Statblock, str]:
     saves = _saves(m)
     dice = str(m.get("hit_points_roll") or m.get("hit_dice") or "")
     dice = _dice(dice) if _HIT_DICE.fullmatch(dice) else ""
-    speed = (m.get("speed") or {}).get("walk", "30") if isinstance(m.get("speed"), dict) else "30"
-    attacks, skipped = _actions(m)
-    _text_only(m, skipped)
+    skipped: list[str] = []
+    speed, speeds = _speeds(m.get("speed"), skipped)
+    parts = _parts(m)
     prof = m.get("proficiency_bonus", 2)
     defenses, note = read_defenses(tuple(m.get(f"damage_{what}") for _, what in _DEFENSES), skipped)
+    conditions = [str(c.get("name", "") if isinstance(c, dict) else c) for c in m.get("condition_immunities") or []]
     sb = D20Statblock(
         name=name.strip()[:80],
         type=str(m.get("type", ""))[:80],
@@ -175,20 +357,27 @@ def convert_monster(m: dict[str, Any]) -> tuple[D20Statblock, str]:
         hp_dice=dice,
         ac=_ac(m["armor_class"]),
         abilities=Abilities(**scores),
-        speed=_speed(speed),
+        speed=speed,
+        speeds=speeds,
         prof=_stat(prof, "proficiency_bonus", "prof"),
         # an empty Saves() is written as an empty table unless it is the field's own default
         **({"saves": Saves(**saves)} if saves else {}),
         resist=defenses["resist"].types,
         vulnerable=defenses["vulnerable"].types,
         immune=defenses["immune"].types,
-        attacks=tuple(attacks),
+        condition_immune=condition_words(conditions, skipped),
+        skills=_skills(m),
+        senses=_senses(m.get("senses")),
+        languages=" ".join(str(m.get("languages", "") or "").split())[:200],
+        challenge=_challenge(m),
         note=note,
         source=FORMAT,
+        **parts.fields(),
     )
     validate(sb)
     took = f"HP {sb.hp}" + (f" ({dice})" if dice else "") + f", AC {sb.ac}, abilities"
-    return sb, took_line(sb.name, took, attacks, note, skipped)
+    more = (*extras_took(sb), *parts.took(), untaken(m, _TAKEN))
+    return sb, took_line(sb.name, took, parts.attacks, note, skipped + parts.skipped, more)
 
 
 def convert(data: Any) -> ImportResult:
