@@ -43,7 +43,10 @@ WYRM = D20Statblock(
             bonus=14,
             reach=15,
             damage=(DamagePart("2d8+8", "bludgeoning"),),
-            rider="The target is knocked Prone.",
+            rider="The target makes a DC 22 Strength save or is knocked Prone.",
+            save="str",
+            dc=22,
+            condition="Prone",
         ),
     ),
     actions=(
@@ -104,7 +107,16 @@ BOSS = D20Statblock(
     name="Bandit Chief",
     hp=30,
     ac=15,
-    attacks=(D20Attack(name="Sabre", bonus=5, damage=(DamagePart("1d8+3", "slashing"),)),),
+    attacks=(
+        D20Attack(name="Sabre", bonus=5, damage=(DamagePart("1d8+3", "slashing"),)),
+        D20Attack(
+            name="Net Hook",
+            bonus=5,
+            damage=(DamagePart("1d4", "piercing"),),
+            rider="The target is Grappled.",
+            condition="Grappled",
+        ),
+    ),
     actions=(
         Ability(name="Parry", text="Adds 2 to its AC against one melee attack that would hit it.", act="reaction"),
     ),

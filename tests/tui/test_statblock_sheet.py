@@ -34,7 +34,7 @@ def test_the_wyrm_sheet_has_its_whole_statblock() -> None:
     assert "Fire Breath ready   Legendary actions 3/3   Legendary Resistance 3/3" in text
     assert "Immune: fire" in text and "Condition immune: Frightened" in text
     assert "Attacks\n Bite +14, 2d10+8 piercing + 2d6 fire (reach 10 ft)" in text
-    assert "Tail +14, 2d8+8 bludgeoning (reach 15 ft); The target is knocked Prone." in text
+    assert "Tail +14, 2d8+8 bludgeoning (reach 15 ft); The target makes a DC 22 Strength save or is knocked" in text
     assert "Actions\n Multiattack: Bite, Claw, Claw\n Fire Breath (recharge 5-6): DC 21 Dex, 18d6 fire" in text
     assert "half on a save (60-foot cone) · ready\n   The wyrm exhales fire" in text
     assert "Legendary actions 3/3 a round, at the end of another's turn\n Tail Sweep" in text

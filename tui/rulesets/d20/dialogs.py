@@ -49,6 +49,7 @@ from tui.dialogs import (
     words,
 )
 from tui.recharge import OwedPrompter as BasePrompter
+from tui.rulesets.d20.rider import Rider, RiderDialog
 from tui.text import literal
 
 if TYPE_CHECKING:
@@ -231,7 +232,9 @@ class D20AttackDialog(AttackBase):
         }
         hidden: dict[str, Any] = {"extra": f["extra"]} if "extra" in f else {}
         if getattr(attack, "rider", ""):
-            hidden["rider"] = attack.rider  # what else a hit does: shown under the odds, never sent
+            hidden["rider"] = attack.rider  # what else a hit does: shown under the odds, logged on a hit
+            # what the app can act on after a hit (tui/rulesets/d20/rider.py)
+            hidden.update(rider_save=attack.save, rider_dc=attack.dc, rider_condition=attack.condition)
         return widgets, hidden
 
     def rolls(self, a: Ability) -> bool:
@@ -261,6 +264,7 @@ class D20AttackDialog(AttackBase):
             hidden["extra"] = extra
         if a.condition or a.text:
             hidden["rider"] = a.text or a.condition
+            hidden["rider_condition"] = a.condition  # given to the one hit
         return widgets, hidden
 
     @on(Choice.Changed, "#ability")
@@ -344,7 +348,53 @@ class D20AttackDialog(AttackBase):
             return ()
         return tuple(self.picked.get("extra", ()))
 
+    def rider(self) -> Rider | None:
+        """The chosen statblock attack's rider, on the target chosen (None: it has none)."""
+        text = self.picked.get("rider", "") if self.weapon_picked and self.choice("what") == "attack" else ""
+        if not text:
+            return None
+        p = self.picked
+        return Rider(
+            self.attacker,
+            self.choice("target") or "",
+            self.value("label").strip() or "attack",
+            text,
+            p.get("rider_save", ""),
+            p.get("rider_dc", 0),
+            p.get("rider_condition", ""),
+        )
+
     def build(self) -> Command | list[Command]:
+        """The attack, and on a hit the rider's words in the log (one batch: one undo)."""
+        cmds = self._attack_and_parts()
+        rider = self.rider()
+        if rider is None:
+            return cmds
+        first = cmds[0] if isinstance(cmds, list) else cmds
+        rolled = self.dry_run(first)
+        if rolled is None or rolled.outcome == "miss":
+            return cmds
+        who = self.fight.get(rider.attacker).name
+        note = C.Note(f"{who}'s {rider.label} hit {rolled.target_name}: {rider.text}", who=rider.attacker)
+        return [*(cmds if isinstance(cmds, list) else [cmds]), note]
+
+    def action_submit(self) -> None:
+        """After a hit whose rider names a condition or a save, one key acts on it (the rider dialog,
+        over the next attack of a Multiattack)."""
+        rider = self.rider() if self.is_mounted else None
+        session = self.fracas.session
+        before = session.history.cursor if session is not None else -1
+        super().action_submit()
+        if rider is None or not rider.acts or session is None or session.history.cursor == before:
+            return
+        nodes, i, events = session.history.nodes, session.history.cursor, []
+        while i > before:  # the batch's nodes: the attack, its other damage parts, the rider's note
+            events.extend(nodes[i].events)
+            i = nodes[i].parent
+        if any(isinstance(e, AttackRolled) and e.outcome != "miss" for e in events):
+            self.app.push_screen(RiderDialog(rider))
+
+    def _attack_and_parts(self) -> Command | list[Command]:
         """The attack; with a statblock attack's parts of another type, a dry run decides whether it
         hits, and each part follows as its own Damage (doubled dice on a critical)."""
         cmd = self.missed(self.attack())
