@@ -75,6 +75,7 @@ class AreaDialog(Dialog):
     AreaDialog .target Input { width: 22; }
     AreaDialog .target .rolled { width: 22; color: $text-muted; }
     AreaDialog Tick:focus { text-style: bold reverse; }
+    AreaDialog .target .lr { width: 10; }
     """
     OK = "Apply"
     HINT = "enter: apply · space: tick a target · tab: next field · esc: cancel"
@@ -208,6 +209,22 @@ class AreaDialog(Dialog):
             return
         # the field the GM changes every time (the choice above it is "damage" most of the time)
         self.query_one("#amount", Input).focus()
+
+    @on(Input.Submitted)
+    def _next_save(self, event: Input.Submitted) -> None:
+        """Enter in a target's save field goes on to the next ticked target whose total the table
+        still owes (the saves one after another: the total, enter); after the last, it applies."""
+        wid = event.input.id or ""
+        if not wid.startswith("roll-"):
+            return
+        for n in range(int(wid.removeprefix("roll-")) + 1, len(self.targets)):
+            found = self.query(f"#roll-{n}")
+            field = found.first() if found else None
+            if isinstance(field, Input) and self.checked(f"hit-{n}") and not field.value.strip():
+                event.stop()
+                event.prevent_default()  # not the dialog's apply
+                field.focus()
+                return
 
     @on(Choice.Changed, "#save")
     @on(Choice.Changed, "#mode")

@@ -40,8 +40,8 @@ async def test_fire_breath_on_four_pcs_with_the_table_typing_their_saves(tmp_pat
         assert dlg.value("label") == "Fire Breath" and dlg.choice("none") is False
         ticked = [c.name for n, c in enumerate(dlg.targets) if dlg.checked(f"hit-{n}")]
         assert sorted(ticked) == ["Ayla", "Bram", "Cato", "Dara"]
-        # the four saves: each total, tab past the next target's tick to its field
-        await burst(pilot, "2", "1", "tab", "tab", "3", "tab", "tab", "2", "2", "tab", "tab", "9", "enter")
+        # the four saves: each total, enter goes on to the next one owed, and applies after the last
+        await burst(pilot, "2", "1", "enter", "3", "enter", "2", "2", "enter", "9", "enter")
         assert isinstance(app.screen, MainScreen), dialog_error(pilot)
         cmd = last(s)
         assert isinstance(cmd, AreaEffect)

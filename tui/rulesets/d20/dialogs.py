@@ -262,9 +262,8 @@ class D20AttackDialog(AttackBase):
         hidden: dict[str, Any] = {"spend": spend_of(a)}
         if extra:
             hidden["extra"] = extra
-        if a.condition or a.text:
-            hidden["rider"] = a.text or a.condition
-            hidden["rider_condition"] = a.condition  # given to the one hit
+        if a.condition:  # given to the one hit: its words are the rider
+            hidden.update(rider=a.text or a.condition, rider_condition=a.condition)
         return widgets, hidden
 
     @on(Choice.Changed, "#ability")
