@@ -271,19 +271,7 @@ class AreaDialog(Dialog):
         save = self._save_key()
         dc = optional_int(self.value("dc"), "DC", 1, 100) if save else None
         none = bool(self.choice("none")) and not heal
-        targets: list[AreaTarget] = []
-        for n, c in enumerate(self.targets):
-            if not self.checked(f"hit-{n}"):
-                continue
-            if heal:
-                targets.append(AreaTarget(c.id))
-            elif save:
-                lr = bool(self.query(f"#lr-{n}")) and self.checked(f"lr-{n}")
-                targets.append(AreaTarget(c.id, total=self._table_total(n, c), legendary=lr))
-            else:
-                targets.append(AreaTarget(c.id, saved=True if self.checked(f"saved-{n}") else None))
-        if not targets:
-            raise FormError("Tick at least one target (space ticks the one under the cursor).")
+        targets = self._ticked_targets(heal, save)
         pool = str(self.choice("pool") or "") if self.query("#pool") else ""
         return AreaEffect(
             tuple(targets),
@@ -300,6 +288,24 @@ class AreaDialog(Dialog):
             none,
             **self._ability_fields(condition),
         )
+
+    def _ticked_targets(self, heal: bool, save: str) -> list[AreaTarget]:
+        """Each ticked target: with its save (the table's total, Legendary Resistance should it
+        fail) or the GM's call that it takes half."""
+        targets: list[AreaTarget] = []
+        for n, c in enumerate(self.targets):
+            if not self.checked(f"hit-{n}"):
+                continue
+            if heal:
+                targets.append(AreaTarget(c.id))
+            elif save:
+                lr = bool(self.query(f"#lr-{n}")) and self.checked(f"lr-{n}")
+                targets.append(AreaTarget(c.id, total=self._table_total(n, c), legendary=lr))
+            else:
+                targets.append(AreaTarget(c.id, saved=True if self.checked(f"saved-{n}") else None))
+        if not targets:
+            raise FormError("Tick at least one target (space ticks the one under the cursor).")
+        return targets
 
     def _ability_fields(self, condition: str) -> dict[str, Any]:
         """What the statblock's ability adds: its name for the log, what it spends, its part of the
