@@ -76,7 +76,7 @@ def many(a: Ability) -> bool:
 
 def plain_use(who: str, a: Ability, target: str = "") -> C.Command:
     """The engine's command for an ability it rolls nothing for."""
-    return C.UseAbility(who, a.name, spend=spend_of(a), target=target, act=a.act)
+    return C.UseAbility(who, a.name, spend=spend_of(a), target=target, act=a.act, cost=a.cost)
 
 
 def kind(a: Ability) -> str:

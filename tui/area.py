@@ -200,11 +200,17 @@ class AreaDialog(Dialog):
     def on_mount(self) -> None:
         self._show_save_fields()
         if self.ability is not None:
-            # filled in: what is left is the table's saves, the first of them first; else enter
-            for n, c in enumerate(self.targets):
-                if c.id in self.ticked and isinstance(self.query_one(f"#roll-{n}"), Input):
-                    self.query_one(f"#roll-{n}", Input).focus()
+            # filled in: what is left is the table's saves, the first of them first (where no save
+            # is rolled, the first target's "saved" box, for the GM's call); else enter
+            first = [n for n, c in enumerate(self.targets) if c.id in self.ticked]
+            for n in first:
+                found = self.query(f"#roll-{n}")
+                if found and isinstance(found.first(), Input):
+                    found.first().focus()
                     return
+            if first and not self.query_one(f"#saved-{first[0]}").has_class("hidden"):
+                self.query_one(f"#saved-{first[0]}").focus()
+                return
             self.query_one("#ok").focus()
             return
         # the field the GM changes every time (the choice above it is "damage" most of the time)
