@@ -387,3 +387,25 @@ def test_big_real_shape_lists_import_with_their_abilities(capsys):
     figures.append(f"Foundry cosmere-rpg: 100 actors in {time.perf_counter() - t:.3f} s")
     with capsys.disabled():
         print("\n" + "\n".join(figures))
+
+
+HOSTILE = ("9" * 60_000, "DC " + "9" * 60_000, "1st level (" + "9" * 60_000, "9 (1d6) " * 8_000, "<" * 60_000,
+           "one with its " + "a" * 60_000, "(Recharge " + " " * 60_000, "Cantrips (at will): " + "a, " * 20_000)
+
+
+@pytest.mark.parametrize("text", HOSTILE, ids=lambda t: repr(t[:12]))
+def test_hostile_texts_are_read_once(text):
+    # each of these took minutes while a pattern re-read a run from every position in it; under the
+    # fuzz's alarm a hang fails loudly
+    from tests.library.test_file_fuzz import alarm
+
+    actor = cosmere_actor()
+    actor["items"][2]["system"]["description"]["value"] = text
+    with alarm():
+        for data in ([ii(Actions=[{"Name": "Odd", "Content": text}],
+                         Traits=[{"Name": "Spellcasting", "Content": text}])],
+                     [srd(actions=[{"name": "Odd", "desc": text}])], [actor]):
+            try:
+                run(data)
+            except RuleError as exc:
+                assert "\n" not in str(exc)

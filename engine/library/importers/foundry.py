@@ -528,7 +528,7 @@ def _unique_names(actions: list[Ability], skipped: list[str]) -> tuple[Ability, 
 
 # --- what every actor has besides its numbers: items of other types, keys not read ----------------
 
-_TAG = re.compile(r"<[^>]*+>")
+_TAG = re.compile(r"<[^<>]*+>")  # stops at the next "<": "<<<<" is read once
 # Foundry's own bookkeeping on every document: said in the report by name like any other key
 _ACTOR_KEYS = frozenset(("name", "type", "system", "data", "items", "_stats"))
 

@@ -36,7 +36,9 @@ _HALF = re.compile(r"half\s++as\s++much\s++damage|half\s++damage", re.I)
 _CONDITION = re.compile(rf"\b({'|'.join(CONDITIONS)})\b", re.I)
 # one damage part: "12 (2d6 + 5) fire damage", "(1d6) fire damage", "7 fire damage"
 PART = re.compile(
-    r"(?:(\d++)\s*+\(([0-9dD+\-\u2212\s]{1,40}+)\)|\(([0-9dD+\-\u2212\s]{1,40}+)\)|(\d++))\s++(?:([A-Za-z]++)\s++)?damage\b",
+    # a number is read from its first digit only (`(?<!\d)`): a search never restarts inside a run
+    r"(?:(?<!\d)(\d++)\s*+\(([0-9dD+\-\u2212\s]{1,40}+)\)|\(([0-9dD+\-\u2212\s]{1,40}+)\)|(?<!\d)(\d++))"
+    r"\s++(?:([A-Za-z]++)\s++)?damage\b",
     re.I,
 )
 _LINK = re.compile(r",?\s++(?:plus|and)\s++", re.I)
