@@ -6,7 +6,7 @@ dialog's "Attack" row (`w`) offer besides the weapon attacks, and where choosing
   it can catch several (targets 0 or more than 1), else the target selected.
 - An ability with an attack roll (a spell attack) is an attack: the attack dialog with it chosen, its
   spend and name sent with the attack command (d20; in the other rulesets it is logged with UseAbility
-  and the GM rolls the attack with `w`).
+  and the GM rolls the attack with `w`; Multiattack too).
 - Multiattack is its attacks in turn: the attack dialog with the first chosen; after each result the
   next one opens, until the last (escape stops there).
 - Anything else (Parry, a text-only ability) is UseAbility: logged, its pools and its part of the turn
@@ -104,10 +104,10 @@ def next_screen(host: Any, who: str, a: Ability, target: str = "") -> Any | None
     if how == "area":
         area = host.ui.dialog("area")  # tui.area: named by the action table, which loads it
         return area(target, ability=a, user=who)
-    if how == "use" or (how == "attack" and host.fight.ruleset != "d20"):
-        return None
-    cls = host.ui.dialog("attack")
-    if cls is None:
+    cls = host.ui.dialog("attack") if how != "use" else None
+    # only an attack dialog that rolls an ability's attack itself takes it (d20's); elsewhere it is
+    # logged and the GM rolls the attack with `w`
+    if cls is None or not getattr(cls, "ROLLS_ABILITIES", False):
         return None
     if how == "multiattack":
         return cls(who, target, queue=tuple(a.attacks))

@@ -291,6 +291,8 @@ class AttackBase(Dialog):
                     self._filled[wid] = w.value  # the dialog's, not the GM's: the next attacker may change it
         self.prefilled()
 
+    ROLLS_ABILITIES = False  # whether it rolls a statblock ability's attack (and Multiattack's)
+
     def rolls(self, a: Ability) -> bool:
         """Whether this dialog rolls the ability's attack itself (d20's, which fills its fields)."""
         return False

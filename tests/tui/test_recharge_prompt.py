@@ -31,7 +31,7 @@ async def test_the_recharge_is_asked_at_its_turn_and_the_typed_d6_brings_it_back
     s = breathed()
     app = app_on(s, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await burst(pilot, "n")
+        await burst(pilot, "n", "escape")  # the wyrm's legendary action at the turn's end: skipped
         dlg = app.screen
         assert isinstance(dlg, RechargeDialog), dialog_error(pilot)
         heading = str(dlg.query_one("#heading").render())
@@ -49,7 +49,7 @@ async def test_enter_rolls_it_and_the_table_must_type_it_when_it_rolls_for_npcs(
     s = breathed(table=True)
     app = app_on(s, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await burst(pilot, "n")
+        await burst(pilot, "n", "escape")
         assert isinstance(app.screen, RechargeDialog)
         await burst(pilot, "enter")
         assert "The table rolls for NPCs" in dialog_error(pilot)
@@ -62,7 +62,7 @@ async def test_enter_rolls_it_and_the_table_must_type_it_when_it_rolls_for_npcs(
     s = breathed()
     app = app_on(s, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await burst(pilot, "n")
+        await burst(pilot, "n", "escape")
         assert isinstance(app.screen, RechargeDialog)
         await burst(pilot, "enter")
         assert isinstance(app.screen, MainScreen), dialog_error(pilot)

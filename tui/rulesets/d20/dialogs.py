@@ -237,6 +237,8 @@ class D20AttackDialog(AttackBase):
             hidden.update(rider_save=attack.save, rider_dc=attack.dc, rider_condition=attack.condition)
         return widgets, hidden
 
+    ROLLS_ABILITIES = True
+
     def rolls(self, a: Ability) -> bool:
         return a.hit is not None and not a.save and not a.attacks
 
