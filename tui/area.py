@@ -10,16 +10,20 @@ with no save, each target has a box for the GM's call that it takes half.
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
+import engine.library as L
 from engine.area import AreaEffect, AreaTarget
 from engine.commands import Command
+from engine.library.abilities import LEGENDARY_RESISTANCE, Ability, ability_label, spend_of
 from engine.mechanics import AREA_SAVES
-from engine.state import Combatant
+from engine.state import Combatant, Fight
 from tui.dialogs import (
     SIDE_WORDS,
     Choice,
@@ -38,6 +42,29 @@ from tui.dialogs import (
 from tui.text import clean, literal, span
 
 
+def save_key(f: Fight, save: str) -> str:
+    """The area dialog's key for the ability's save ("dex", "Dexterity"); "" when the ruleset has
+    no such save (the GM then marks who takes half)."""
+    saver = AREA_SAVES.get(f.ruleset)
+    if saver is None or not save:
+        return ""
+    low = save.strip().casefold()
+    for k in saver.keys:
+        if low in (k.casefold(), saver.name(k).casefold()) or saver.name(k).casefold().startswith(low):
+            return k
+    return ""
+
+
+def dc_of(f: Fight, who: str, a: Ability) -> int:
+    """The ability's DC, or for a spell without its own its caster's spell save DC."""
+    if a.dc or a.level < 0:
+        return a.dc
+    c = f.find(who)
+    sb = L.statblock_of(f.ruleset, c) if c is not None else None
+    sc = getattr(sb, "spellcasting", None)
+    return sc.dc if sc is not None else 0
+
+
 class AreaDialog(Dialog):
     """Damage or heal several: the amount or dice once, a save for half, a box per target."""
 
@@ -48,16 +75,30 @@ class AreaDialog(Dialog):
     AreaDialog .target Input { width: 22; }
     AreaDialog .target .rolled { width: 22; color: $text-muted; }
     AreaDialog Tick:focus { text-style: bold reverse; }
+    AreaDialog .target .lr { width: 10; }
     """
     OK = "Apply"
     HINT = "enter: apply · space: tick a target · tab: next field · esc: cancel"
 
-    def __init__(self, who: str = "") -> None:
+    def __init__(self, who: str = "", ability: Ability | None = None, user: str = "") -> None:
         super().__init__(who)
         f = self.fight
-        self.source = f.current if f.current and f.find(f.current) else ""
+        self.source = user or (f.current if f.current and f.find(f.current) else "")
         # standing first, then the downed (a heal may be for them), each in turn order
         self.targets: list[Combatant] = [c for c in picker_order(f) if c.health]
+        # a statblock's ability (Fire Breath) fills the fields in; its user's foes are ticked when it
+        # may catch several, else the target selected (tui/abilities.py)
+        self.ability = ability
+        self.ticked = self._ticked(ability, who)
+
+    def _ticked(self, ability: Ability | None, who: str) -> frozenset[str]:
+        if ability is None:
+            return frozenset({who} - {self.source})
+        user = self.fight.find(self.source)
+        foes = [c.id for c in self.targets if not c.down and (user is None or c.side != user.side)]
+        if ability.targets != 1:
+            return frozenset(foes)
+        return frozenset({who} if who and who != self.source else foes[:1])
 
     @property
     def saves(self) -> tuple[str, ...]:
@@ -66,6 +107,13 @@ class AreaDialog(Dialog):
         return saver.keys if saver is not None else ()
 
     def heading(self) -> Text:
+        a = self.ability
+        if a is not None:
+            user = self.fight.find(self.source)
+            t = literal(f"{user.name if user else '?'}: {ability_label(a)}")
+            if a.area:
+                t.append(f" ({a.area})", style="dim")
+            return t + self.table_note(self.source)
         t = Text("Damage or heal several, with one roll")
         return t + self.table_note(self.source)
 
@@ -74,23 +122,27 @@ class AreaDialog(Dialog):
         # hit; then what is usually right already (what it is, who made it, the track, a save's share)
         f = self.fight
         saver = AREA_SAVES.get(f.ruleset)
+        a = self.filled()
         yield row("Damage or heal", Choice([("damage", "damage"), ("heal", "heal")], id="mode"))
-        yield row("Amount", field(placeholder="a number, or dice: 8d6", id="amount"))
+        yield row("Amount", field(a["amount"], placeholder="a number, or dice: 8d6", id="amount"))
         yield row("Table dice (optional)", field(placeholder="the dice rolled at the table: 4 6 1", id="given"))
-        yield row("Damage type", field(placeholder="fire, cold, ... (optional)", id="type"), id="row-type")
+        yield row("Damage type", field(a["type"], "fire, cold, ... (optional)", id="type"), id="row-type")
         if saver is not None:
             opts: list[tuple[str | Text, str]] = [("no save", "")] + [(saver.name(k), k) for k in saver.keys]
+            save = a["save"] if self.ability is not None else (saver.keys[0] if saver.keys else "")
             yield row(
                 "Save for half",
-                Choice(opts, saver.keys[0] if saver.keys else "", id="save"),
+                Choice(opts, save, id="save"),
                 Static(Text("DC"), classes="label inline"),
-                field(placeholder="the save's DC", id="dc", number=True),
+                field(a["dc"], placeholder="the save's DC", id="dc", number=True),
                 id="row-save",
             )
+        if self.ability is not None and self.ability.condition:
+            yield row("On a failed save", field(self.ability.condition, "a condition (optional)", id="condition"))
         yield Static(span("Targets (space ticks):", "bold"), classes="wide-label", id="targets-label")
         for n, c in enumerate(self.targets):
             yield self._target_row(n, c)
-        yield row("What (optional)", field(placeholder="Fireball, a channel's blast, ...", id="label"))
+        yield row("What (optional)", field(a["label"], "Fireball, a channel's blast, ...", id="label"))
         by = combatant_options(f, "nobody (a trap, a hazard)", standing_first=True)
         yield row("By", Choice(by, self.source, id="by"))
         if any(len(c.health) > 1 for c in self.targets):
@@ -100,7 +152,27 @@ class AreaDialog(Dialog):
             yield row("Track", Choice(tracks, id="pool"))
         on_save = [("half (rounded down)", False), ("nothing", True)]
         takes = "A save takes" if saver is not None else "A saved target takes"
-        yield row(takes, Choice(on_save, id="none"), id="row-none")
+        yield row(
+            takes,
+            Choice(on_save, self.ability is not None and self.ability.on_save == "none", id="none"),
+            id="row-none",
+        )
+
+    def filled(self) -> dict[str, str]:
+        """The fields' values from the ability (all empty without one): its damage parts of the
+        first part's type (others are dealt by hand: the hint says so), its save, DC and name."""
+        a = self.ability
+        out = dict.fromkeys(("amount", "type", "save", "dc", "label"), "")
+        if a is None:
+            return out
+        typ = a.damage[0].type if a.damage else ""
+        out["amount"] = "+".join(p.dice.replace(" ", "") for p in a.damage if p.type.casefold() in ("", typ.casefold()))
+        out["type"] = typ
+        out["save"] = save_key(self.fight, a.save)
+        dc = dc_of(self.fight, self.source, a)
+        out["dc"] = str(dc) if dc else ""
+        out["label"] = a.name
+        return out
 
     def _target_row(self, n: int, c: Combatant) -> Horizontal:
         f = self.fight
@@ -109,10 +181,9 @@ class AreaDialog(Dialog):
         many = len(c.health) > 1
         pools = ", ".join(f"{p.key} {p.current}/{p.max}" if many else f"{p.current}/{p.max}" for p in c.health)
         label.append(f"  {pools}" + ("  down" if c.down else ""), style="dim")
-        hit = c.id == self.who and c.id != self.source
         widgets: list = [
             Static("", classes="label mark"),  # where the focus mark goes, for the tick and the field
-            Tick(label, hit, id=f"hit-{n}", compact=True),
+            Tick(label, c.id in self.ticked, id=f"hit-{n}", compact=True),
             Tick(Text("saved"), id=f"saved-{n}", classes="saved", compact=True),
         ]
         if self.saves:
@@ -120,12 +191,46 @@ class AreaDialog(Dialog):
                 widgets.append(field(placeholder="its save total", id=f"roll-{n}", number=True))
             else:
                 widgets.append(Static(span("the app rolls its save", "dim"), classes="rolled", id=f"roll-{n}"))
+            resist = c.pool(LEGENDARY_RESISTANCE)
+            if resist is not None and resist.current > 0:
+                # its choice, should the save fail: one Legendary Resistance turns it into a success
+                widgets.append(Tick(Text(f"LR {resist.current}"), id=f"lr-{n}", classes="lr", compact=True))
         return Horizontal(*widgets, classes="row target", id=f"target-{n}")
 
     def on_mount(self) -> None:
         self._show_save_fields()
+        if self.ability is not None:
+            # filled in: what is left is the table's saves, the first of them first (where no save
+            # is rolled, the first target's "saved" box, for the GM's call); else enter
+            first = [n for n, c in enumerate(self.targets) if c.id in self.ticked]
+            for n in first:
+                found = self.query(f"#roll-{n}")
+                if found and isinstance(found.first(), Input):
+                    found.first().focus()
+                    return
+            if first and not self.query_one(f"#saved-{first[0]}").has_class("hidden"):
+                self.query_one(f"#saved-{first[0]}").focus()
+                return
+            self.query_one("#ok").focus()
+            return
         # the field the GM changes every time (the choice above it is "damage" most of the time)
         self.query_one("#amount", Input).focus()
+
+    @on(Input.Submitted)
+    def _next_save(self, event: Input.Submitted) -> None:
+        """Enter in a target's save field goes on to the next ticked target whose total the table
+        still owes (the saves one after another: the total, enter); after the last, it applies."""
+        wid = event.input.id or ""
+        if not wid.startswith("roll-"):
+            return
+        for n in range(int(wid.removeprefix("roll-")) + 1, len(self.targets)):
+            found = self.query(f"#roll-{n}")
+            field = found.first() if found else None
+            if isinstance(field, Input) and self.checked(f"hit-{n}") and not field.value.strip():
+                event.stop()
+                event.prevent_default()  # not the dialog's apply
+                field.focus()
+                return
 
     @on(Choice.Changed, "#save")
     @on(Choice.Changed, "#mode")
@@ -144,6 +249,8 @@ class AreaDialog(Dialog):
             found = self.query(wid)
             if found:
                 found.first().set_class(heal, "hidden")
+        for w in self.query(".lr"):
+            w.set_class(heal or not rolled, "hidden")
         if self.query("#dc"):
             self.query_one("#dc").set_class(not rolled, "hidden")
             self.query_one(".label.inline").set_class(not rolled, "hidden")
@@ -157,7 +264,11 @@ class AreaDialog(Dialog):
     def build(self) -> Command:
         heal = self.choice("mode") == "heal"
         what = "healing" if heal else "damage"
-        amount, dice = amount_or_dice(self.value("amount"), what)
+        condition = self.value("condition").strip() if self.query("#condition") and not heal else ""
+        if condition and not self.value("amount").strip():
+            amount, dice = 0, ""  # a save against a condition alone (Hold Person): no damage
+        else:
+            amount, dice = amount_or_dice(self.value("amount"), what)
         given = parse_given(self.value("given"))
         if given is not None and not dice:
             raise FormError("Table dice go with a dice expression (like 8d6), not a plain number.")
@@ -166,18 +277,7 @@ class AreaDialog(Dialog):
         save = self._save_key()
         dc = optional_int(self.value("dc"), "DC", 1, 100) if save else None
         none = bool(self.choice("none")) and not heal
-        targets: list[AreaTarget] = []
-        for n, c in enumerate(self.targets):
-            if not self.checked(f"hit-{n}"):
-                continue
-            if heal:
-                targets.append(AreaTarget(c.id))
-            elif save:
-                targets.append(AreaTarget(c.id, total=self._table_total(n, c)))
-            else:
-                targets.append(AreaTarget(c.id, saved=True if self.checked(f"saved-{n}") else None))
-        if not targets:
-            raise FormError("Tick at least one target (space ticks the one under the cursor).")
+        targets = self._ticked_targets(heal, save)
         pool = str(self.choice("pool") or "") if self.query("#pool") else ""
         return AreaEffect(
             tuple(targets),
@@ -192,7 +292,37 @@ class AreaDialog(Dialog):
             save,
             dc,
             none,
+            **self._ability_fields(condition),
         )
+
+    def _ticked_targets(self, heal: bool, save: str) -> list[AreaTarget]:
+        """Each ticked target: with its save (the table's total, Legendary Resistance should it
+        fail) or the GM's call that it takes half."""
+        targets: list[AreaTarget] = []
+        for n, c in enumerate(self.targets):
+            if not self.checked(f"hit-{n}"):
+                continue
+            if heal:
+                targets.append(AreaTarget(c.id))
+            elif save:
+                lr = bool(self.query(f"#lr-{n}")) and self.checked(f"lr-{n}")
+                targets.append(AreaTarget(c.id, total=self._table_total(n, c), legendary=lr))
+            else:
+                targets.append(AreaTarget(c.id, saved=True if self.checked(f"saved-{n}") else None))
+        if not targets:
+            raise FormError("Tick at least one target (space ticks the one under the cursor).")
+        return targets
+
+    def _ability_fields(self, condition: str) -> dict[str, Any]:
+        """What the statblock's ability adds: its name for the log, what it spends, its part of the
+        turn, the condition it gives those who fail."""
+        a = self.ability
+        out: dict[str, Any] = {"condition": condition} if condition else {}
+        if a is not None:
+            # a legendary one is paid by its spend alone (the engine checks it is off the creature's
+            # own turn as it spends the pool): its act would be paid again, without the spend
+            out.update(ability=a.name, spend=spend_of(a), act="" if a.act == "legendary" else a.act)
+        return out
 
     def _table_total(self, n: int, c: Combatant) -> int | None:
         """The save total the table called out for `c`, where the table rolls for its side."""

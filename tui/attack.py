@@ -24,7 +24,9 @@ from textual.widgets import Checkbox, Input, Static
 import engine.library as L
 from engine import RuleError
 from engine.history import History
+from engine.library.abilities import Ability
 from engine.state import Fight
+from tui import abilities as A
 from tui.dialogs import (
     Choice,
     Dialog,
@@ -97,9 +99,16 @@ class AttackBase(Dialog):
     REMEMBERED: tuple[str, ...] = ()
     LABEL = "label"  # the field naming the weapon: a recalled attack of a statblock weapon picks it again
 
-    def __init__(self, who: str, target: str = "") -> None:
+    def __init__(
+        self, who: str, target: str = "", ability: str = "", queue: tuple[str, ...] = (), step: int = 0
+    ) -> None:
         super().__init__(who)
         self.preset = target if target != who else ""  # the combatant selected in the tracker
+        # a statblock's ability chosen before the dialog opened (a spell attack), or Multiattack's
+        # attacks by name: this dialog makes the one at `step`, and the next opens after its result
+        self.queue = queue
+        self.step = step
+        self.first = queue[step] if step < len(queue) else ability
         self._recalled: dict[str, dict[str, Any]] = {}  # attacker -> its fields from its last attack
         self._defaults: dict[str, Any] = {}  # each remembered field as composed
         self._filled: dict[str, Any] = {}  # what the dialog last put in each: anything else the GM typed
@@ -158,7 +167,9 @@ class AttackBase(Dialog):
         if sb is None:
             return [("other (type it)", OTHER)]
         opts: list[tuple[str | Text, Any]] = [(literal(L.attack_label(sb, a)), i) for i, a in enumerate(L.attacks(sb))]
-        return [*opts, ("other (type it)", OTHER)]
+        # then its abilities: one with an attack roll is rolled here, the others go on to their own
+        # dialog (or are used) on enter (tui/abilities.py)
+        return [*opts, *A.options(self.fight, who), ("other (type it)", OTHER)]
 
     def _default_weapon(self, who: str) -> int:
         """The attacker's first statblock attack; when it has attacked before in this fight, the one
@@ -166,6 +177,11 @@ class AttackBase(Dialog):
         changed: the GM's last choice wins over the statblock."""
         sb = self.statblock(who)
         options = L.attacks(sb) if sb is not None else ()
+        if sb is not None and self.first and who == self.who:
+            named = next((i for i, a in enumerate(options) if a.name.casefold() == self.first.casefold()), None)
+            found = named if named is not None else A.value_of(self.fight, who, self.first)
+            if found is not None:
+                return found
         if sb is None or not options:
             return OTHER
         last = self.recalled(who)
@@ -259,7 +275,14 @@ class AttackBase(Dialog):
         index = pick.first(Choice).value if pick else OTHER
         if sb is None or index == OTHER:
             return
-        widgets, self.picked = self.weapon_values(sb, L.attacks(sb)[index])
+        ability = A.chosen(self.fight, self.attacker, index)
+        if ability is not None:
+            if not self.rolls(ability):
+                self.picked = {"route": ability}  # enter takes it to its own dialog
+                return
+            widgets, self.picked = self.ability_values(sb, ability)
+        else:
+            widgets, self.picked = self.weapon_values(sb, L.attacks(sb)[index])
         with self.prevent(Input.Changed, Checkbox.Changed, Choice.Changed):
             for wid, value in widgets.items():
                 w: Any = self.query_one(f"#{wid}")
@@ -267,6 +290,16 @@ class AttackBase(Dialog):
                 if wid in self._filled:
                     self._filled[wid] = w.value  # the dialog's, not the GM's: the next attacker may change it
         self.prefilled()
+
+    ROLLS_ABILITIES = False  # whether it rolls a statblock ability's attack (and Multiattack's)
+
+    def rolls(self, a: Ability) -> bool:
+        """Whether this dialog rolls the ability's attack itself (d20's, which fills its fields)."""
+        return False
+
+    def ability_values(self, sb: L.Statblock, a: Ability) -> tuple[dict[str, Any], dict[str, Any]]:
+        """(widget id -> value, command fields no widget shows) for an ability with an attack roll."""
+        return {}, {}
 
     @property
     def weapon_picked(self) -> bool:
@@ -310,13 +343,19 @@ class AttackBase(Dialog):
         return self.choice("attacker") if self.query("#attacker") else self.who
 
     def heading(self) -> Text:
-        return Text("Attack") + self.table_note(self.who)
+        return self.attack_title() + self.table_note(self.who)
+
+    def attack_title(self) -> Text:
+        """ "Attack", or which of a Multiattack's attacks this is ("Multiattack 2/3: Claw")."""
+        if len(self.queue) > 1:
+            return Text(f"Multiattack {self.step + 1}/{len(self.queue)}: {self.first}")
+        return Text("Attack")
 
     @on(Choice.Changed, "#attacker")
     def _attacker_changed(self) -> None:
         # another attacker may be on the other side: the heading says whose dice the table gives
         if self.is_mounted:
-            self.query_one("#heading", Static).update(Text("Attack") + self.table_note(self.attacker))
+            self.query_one("#heading", Static).update(self.attack_title() + self.table_note(self.attacker))
             self._retarget()
             self.prefill()  # its own weapon, from its last attack
             self._reload_weapons()  # or from its statblock
@@ -343,12 +382,42 @@ class AttackBase(Dialog):
         self.require_dice(self.attacker, "attack", self.DICE)
 
     def action_submit(self) -> None:
+        route = self.picked.get("route") if self.weapon_picked else None
+        if route is not None:
+            self._use_ability(route)
+            return
         try:
             self.require_table_dice()
         except FormError as exc:
             self.show_error(str(exc))
             return
+        target = (self.choice("target") if self.query("#target") else self.preset) or ""
+        attacker, session = self.attacker, self.fracas.session
+        before = session.history.cursor if session is not None else -1
         super().action_submit()
+        done = session is not None and session.history.cursor != before
+        if done and self.step + 1 < len(self.queue):
+            # Multiattack: its next attack, on the same target, once this one's result is in
+            self.app.push_screen(type(self)(attacker, target, queue=self.queue, step=self.step + 1))
+
+    def _use_ability(self, a: Ability) -> None:
+        """An ability this dialog does not roll: its own dialog instead, or used as it is."""
+        target = self.choice("target") if self.query("#target") else self.preset
+        try:
+            A.check_ready(self.fight, self.attacker, a)
+            screen = A.next_screen(self, self.attacker, a, target or "")
+            if screen is None:
+                self.fracas.commit(A.plain_use(self.attacker, a, target or ""), announce=self.ANNOUNCE)
+        except RuleError as exc:
+            self.show_error(str(exc))
+            self.fracas.dialog_settled(self)
+            return
+        if screen is None:
+            self.dismiss()
+            self.fracas.dialog_settled(self)
+        else:
+            A.go_on(self, screen)
+            self.fracas.dialog_settled(self)
 
     def compose(self) -> ComposeResult:
         # the odds sit under the fields, outside their scroll, so they stay in sight while typing

@@ -46,6 +46,9 @@ OWN = frozenset(a.action for ui in registered() for a in ui.actions)
 GENERIC_ACTIONS = frozenset(a.action.partition("(")[0] for a in GENERIC)
 
 
+LEGENDARY = "Legendary actions"  # engine.library.abilities.LEGENDARY, read without loading the library
+
+
 class MainScreen(FightAccess, Screen[None]):
     BINDINGS = bindings()
     AUTO_FOCUS = "#tracker"
@@ -69,6 +72,7 @@ class MainScreen(FightAccess, Screen[None]):
         self._log_cache: dict[int, tuple[object, list[tuple[object, Text]]]] = {}
         self._sheet_of = ""
         self._owed_prompter: Any | None = None  # the ruleset slice's, made once a roll is owed
+        self._legendary_at: tuple[object, ...] = ()  # the turn's end legendary actions were offered at
         # concentration's effects: the newest history node looked at, and what an ended
         # concentration left kept up, to offer for removal once the main screen is on top
         self._kept_seen = -1
@@ -426,7 +430,29 @@ class MainScreen(FightAccess, Screen[None]):
         if not self.fight.started:
             self.action_start()
             return
+        if self._offer_legendary():
+            return  # the dialog ends the turn once a legendary action is taken or skipped
         self.send(C.NextTurn())  # asks for start-of-turn dice the table rolls
+
+    def _offer_legendary(self) -> bool:
+        """At the end of a turn, once: a legendary creature with actions left may take one."""
+        f = self.fight
+        at = (f.round, f.phase, f.current, id(self.fracas.session))
+        if f.ended or self._legendary_at == at or self.fracas.session is None or self.fracas.session.readonly:
+            return False
+        if not any(
+            p.key == LEGENDARY and p.current > 0 and c.id != f.current for c in f.combatants for p in c.resources
+        ):
+            return False  # no pool left anywhere: nothing is loaded, nothing asked
+        from tui.legendary import LegendaryDialog, choices  # the library: loaded when one may act
+
+        self._legendary_at = at
+        found = choices(f)
+        if not found:
+            return False
+        self.fracas.expect_dialog()
+        self.app.push_screen(LegendaryDialog(found, lambda: self.send(C.NextTurn())))
+        return True
 
     def action_attack(self) -> None:
         from tui.attack import attacker_of  # the attack dialogs' module: loaded on the first attack

@@ -163,10 +163,39 @@ def _sheet_health(t: Text, f: Fight, rs: Ruleset, c: Combatant, st: Styles) -> N
         t.append_text(_pool_line(p, label, st))
     if c.resources:
         t.append("\n")
-        for p in c.resources:
-            t.append(f"{p.key.capitalize()} ", style=st["header"])
-            t.append(f"{p.current}/{p.max}   ", style=st["pip"] if p.current else st["dim"])
-        t.rstrip()
+        t.append_text(resources_text(c, st))
+
+
+def resources_text(c: Combatant, st: Styles) -> Text:
+    """Its resources on one line: "Focus 2/3", a recharging ability "Fire Breath spent (5-6)" or
+    "ready", spell slots by level together ("Slots 1st 4/4 2nd 3/3")."""
+    t = Text(end="")
+    slots = [p for p in c.resources if p.key.startswith(SLOTS)]
+    for p in c.resources:
+        if p in slots:
+            if p is slots[0]:
+                t.append("Slots ", style=st["header"])
+                for q in slots:
+                    t.append(f"{ordinal(q.key.removeprefix(SLOTS))} ")
+                    t.append(f"{q.current}/{q.max} ", style=st["pip"] if q.current else st["dim"])
+                t.append("  ")
+            continue
+        t.append_text(literal(p.key[:1].upper() + p.key[1:] + " ", st["header"]))
+        if p.recharge:
+            live = p.current > 0
+            t.append("ready   " if live else f"spent ({p.recharge}-6)   ", style=st["pip"] if live else st["warn"])
+            continue
+        t.append(f"{p.current}/{p.max}   ", style=st["pip"] if p.current else st["dim"])
+    t.rstrip()
+    return t
+
+
+SLOTS = "Spell slots "  # engine.library.abilities.slot_key's words, read without loading the library
+
+
+def ordinal(n: str) -> str:
+    """ "1" -> "1st", "2" -> "2nd", "4" -> "4th" (a spell level)."""
+    return n + {"1": "st", "2": "nd", "3": "rd"}.get(n, "th")
 
 
 def _sheet_owed(t: Text, c: Combatant, st: Styles) -> None:
@@ -214,7 +243,14 @@ def _sheet_rest(t: Text, f: Fight, c: Combatant, st: Styles) -> None:
     if pets:
         t.append("\nCompanions: ", style=st["header"])
         _join(t, [literal(x.name) for x in pets])
-    for title, values in (("Resists", c.resist), ("Vulnerable", c.vulnerable), ("Flags", c.flags)):
+    rows = (
+        ("Resists", c.resist),
+        ("Vulnerable", c.vulnerable),
+        ("Immune", c.immune),
+        ("Condition immune", c.condition_immune),
+        ("Flags", c.flags),
+    )
+    for title, values in rows:
         if values:
             t.append(f"\n{title}: ", style=st["header"])
             t.append_text(literal(", ".join(values)))
@@ -235,9 +271,18 @@ def sheet(f: Fight, rs: Ruleset, c: Combatant | None, st: Styles = PLAIN, width:
     text = sheet_text(f, rs, c, st)
     if c is None:
         return text
-    rows = stat_rows(rs, c)
+    _stat_columns(text, stat_rows(rs, c), st, width)
+    if c.statblock:
+        from tui.statblock import section  # the library: loaded once a combatant has a statblock
+
+        text.append_text(section(f, c, st))
+    return text
+
+
+def _stat_columns(text: Text, rows: list[tuple[str, int]], st: Styles, width: int) -> None:
+    """The stats as label-value columns fitted to `width`."""
     if not rows:
-        return text
+        return
     per_line = 2 if width >= 56 else 1
     cell = (width - 2 * (per_line - 1)) // per_line
     text.append("\n")
@@ -251,7 +296,6 @@ def sheet(f: Fight, rs: Ruleset, c: Combatant | None, st: Styles = PLAIN, width:
             shown = label if len(label) <= room else label[: room - 1] + "…"
             text.append(shown, style=st["header"])
             text.append(" " * (cell - len(shown) - len(value)) + value)
-    return text
 
 
 # --- conditions --------------------------------------------------------------------------------

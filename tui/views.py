@@ -218,8 +218,24 @@ def badges(c: Combatant, st: Styles, width: int, phases: int = 0) -> Text:
         tag = f"~{clean(ch.activity)[:10]}→{phase_word(ch.end, phases, short=True)}"
         if out.cell_len + len(tag) <= width:
             out.append(tag, style=st["channel"])
+            out.append(" ")
+    _spent_tag(out, c, st, width)
     out.rstrip()
     return fit(out, width)
+
+
+def _spent_tag(out: Text, c: Combatant, st: Styles, width: int) -> None:
+    """A spent ability that recharges (a breath weapon), last and only where there is room: "✗Fire
+    Breath", or "✗2" for several (the sheet says which and on what roll)."""
+    spent = [p.key for p in c.resources if p.recharge and p.current <= 0]
+    if not spent:
+        return
+    room = width - out.cell_len
+    tag = "✗" + clean(spent[0]) if len(spent) == 1 else f"✗{len(spent)} spent"
+    if len(tag) > room:
+        tag = tag[: room - 1] + "…" if room >= 6 and len(spent) == 1 else f"✗{len(spent)}"
+    if len(tag) <= room:
+        out.append(tag, style=st["warn"])
 
 
 def pips(n: int, total: int, st: Styles) -> Text:

@@ -141,7 +141,12 @@ async def test_cosmere_first_statblock_attack_is_w_enter(tmp_path: Path) -> None
         cmd = outcome.cmd
         assert isinstance(cmd, CosmereAttack) and cmd.targets == (cid(s, "Ayla"),)
         assert (cmd.modifier, cmd.damage, cmd.type, cmd.label, cmd.action, cmd.cost) == (
-            5, "1d8+2", "keen", "Sidesword", "Strike", 1,
+            5,
+            "1d8+2",
+            "keen",
+            "Sidesword",
+            "Strike",
+            1,
         )
         await pilot.press("escape")
 
@@ -177,7 +182,11 @@ async def test_warhammer_first_statblock_weapon_is_w_enter(tmp_path: Path) -> No
         want = L.attack_fields(sb, first)
         assert isinstance(cmd, WhAttack) and cmd.target == cid(s, "Ayla")
         assert (cmd.weapon, cmd.kind, cmd.skill, cmd.damage, cmd.impale) == (
-            want["weapon"], want["kind"], want["skill"], want["damage"], want["impale"],
+            want["weapon"],
+            want["kind"],
+            want["skill"],
+            want["damage"],
+            want["impale"],
         )
         await pilot.press("escape")
 
@@ -218,4 +227,8 @@ async def test_d20_the_chosen_attacks_rider_is_shown_under_the_odds(tmp_path: Pa
         assert "On a hit: DC 11 Str save or Prone" in odds
         await pilot.press("enter")
         assert isinstance(app.screen, MainScreen), dialog_error(pilot)
-        assert isinstance(last_command(s), D20Attack)  # the rider is shown, never sent
+        # on a hit the rider goes to the log with the attack (its note after it, one batch)
+        node = s.history.nodes[s.history.cursor]
+        note, attack = node.command, s.history.nodes[node.parent].command
+        assert isinstance(note, C.Note) and isinstance(attack, D20Attack)
+        assert note.text == "Ridge Wolf's Bite hit Ayla: DC 11 Str save or Prone"

@@ -3,21 +3,27 @@ rulesets' dialogs that ask for a roll against the rules (RulesDialog)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
+from engine import RuleError
 from engine import commands as C
 from engine.commands import Command
+from engine.library.abilities import Ability
 from engine.state import Fight
-from tui.dialogs.base import Dialog, combatant_options, field, row
+from tui import abilities as A
+from tui.dialogs.base import Dialog, _settling, combatant_options, field, row
 from tui.dialogs.fields import Choice
 from tui.dialogs.forms import FormError, optional_int, parse_given, table_rolls
 from tui.text import clean, literal
 
 # --- acting ------------------------------------------------------------------------------------
+
 
 def acting_user(f: Fight, selected: str) -> str:
     """Who acts: the combatant whose turn it is (Cosmere: the one acting), else the selected one."""
@@ -119,10 +125,52 @@ class UseDialog(ActingDialog):
         t.append(f" uses…   ({self.rules.describe_economy(c)})", style="dim")
         return t
 
+    def uses(self) -> list[tuple[str | Text, Any]]:
+        """The ruleset's parts of the turn and named uses (its slice's list)."""
+        return list(self.ui.use_choices)
+
+    def what_options(self) -> list[tuple[str | Text, Any]]:
+        """What may be used: the ruleset's uses, then the user's statblock abilities (typing their
+        first letters picks one: "fi" Fire Breath)."""
+        return [*self.uses(), *A.options(self.fight, self.who)]
+
+    def chosen_ability(self) -> Ability | None:
+        found = self.query("#what")
+        return A.chosen(self.fight, self.who, found.first(Choice).value) if found else None
+
+    @_settling
+    def action_submit(self) -> None:
+        """An ability with a save, an attack roll or attacks of its own goes on to its dialog (the
+        area dialog filled in, the attack dialog with it chosen); a spent one is refused here."""
+        a = self.chosen_ability()
+        if a is None or cannot_act(self.fight, self.who):
+            super().action_submit()
+            return
+        try:
+            A.check_ready(self.fight, self.who, a)
+            screen = A.next_screen(self, self.who, a, self.preset)
+        except RuleError as exc:
+            self.show_error(str(exc))
+            return
+        if screen is None:
+            super().action_submit()  # a plain use: build() sends it
+        else:
+            A.go_on(self, screen)
+
+    def build(self) -> Command | list[Command]:
+        a = self.chosen_ability()
+        if a is not None and not cannot_act(self.fight, self.who):
+            return A.plain_use(self.who, a, self.preset)
+        return super().build()
+
+    def user_changed(self) -> None:
+        self.retarget("target", self._targets())
+        self.retarget("what", self.what_options())
+
     def fields(self) -> ComposeResult:
         ui = self.ui
         yield self.user_row()
-        yield row("What", Choice(list(ui.use_choices), id="what"))
+        yield row("What", Choice(self.what_options(), id="what"))
         yield row("Name", field(placeholder=ui.use_name_hint, id="name"))
         if ui.use_cost:
             yield row("Cost (actions)", Choice([("1", 1), ("2", 2), ("3", 3)], 1, id="cost"))
@@ -131,9 +179,6 @@ class UseDialog(ActingDialog):
 
     def _targets(self) -> list[tuple[str | Text, str]]:
         return combatant_options(self.fight, "nobody in particular", [self.who], standing_first=True)
-
-    def user_changed(self) -> None:
-        self.retarget("target", self._targets())
 
     def on_mount(self) -> None:
         self.query_one("#what", Choice).focus()  # what is used, the field changed most
@@ -189,6 +234,3 @@ class RulesDialog(Dialog):
         if total is None:
             self.require_dice(self.subject, expr, "given")
         return given, total
-
-
-

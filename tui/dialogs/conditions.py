@@ -13,6 +13,7 @@ from textual.binding import Binding
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
+from engine import RuleError
 from engine import commands as C
 from engine.area import KeptCondition, sustaining
 from engine.commands import Command
@@ -118,6 +119,8 @@ class ConditionDialog(Dialog):
     ]
     OK = "Add"
     PICK_MARK = "→ "
+    # a condition the target is immune to was refused: enter again gives it anyway (the GM's call)
+    override = False
 
     def heading(self) -> Text:
         return Text("Condition on ") + literal(self.target.name)
@@ -312,7 +315,31 @@ class ConditionDialog(Dialog):
             level=parse_int(self.value("level"), "Level", 1, 20),
             dice=self.value("dice").strip(),
             note=self.value("note"),
+            override=self.override,
         )
+
+    def action_submit(self) -> None:
+        """After the engine's refusal of a condition the target is immune to, its line stays and
+        says that enter again gives it anyway (override)."""
+        super().action_submit()
+        if self.override or not self.is_attached or self.app.screen is not self:
+            return
+        err = self.query("#error")
+        if not err or not err.first().has_class("-shown"):
+            return
+        try:
+            name = self._condition_name()
+        except (FormError, RuleError):
+            return
+        if any(x.casefold() == name.casefold() for x in self.target.condition_immune):
+            who = self.target.name
+            self.show_error(f"{who} is immune to {name} (its statblock says so): enter again gives it anyway.")
+            self.override = True
+
+    @on(Input.Changed)
+    @on(Choice.Changed)
+    def _not_overridden(self) -> None:
+        self.override = False  # a changed form is another condition: asked again
 
 
 class RemoveConditionDialog(Dialog):

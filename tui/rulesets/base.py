@@ -140,8 +140,11 @@ class RulesetUI:
         return None
 
     def owed_prompter(self) -> Any | None:
-        """What prompts for the rolls the rules made due (None: this ruleset makes none)."""
-        return None
+        """What prompts for the rolls the rules made due: here the recharge rolls of spent abilities,
+        which every ruleset owes (d20 adds its saves)."""
+        from tui.recharge import OwedPrompter  # the dialogs: loaded once a roll is owed
+
+        return OwedPrompter()
 
 
 class _Slices(dict[str, "RulesetUI"]):

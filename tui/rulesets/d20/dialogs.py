@@ -16,6 +16,7 @@ import engine.library as L
 from engine import apply
 from engine import commands as C
 from engine.commands import Command
+from engine.library.abilities import Ability, spend_of
 from engine.rules.d20 import combat
 from engine.rules.d20.combat import (
     AttackRolled,
@@ -30,7 +31,7 @@ from engine.rules.d20.combat import (
     mod,
     movement_left,
 )
-from engine.state import Combatant, Due, Fight
+from engine.state import Combatant, Due
 from tui.attack import MODES, AttackBase, pct
 from tui.dialogs import (
     Choice,
@@ -47,6 +48,8 @@ from tui.dialogs import (
     table_rolls,
     words,
 )
+from tui.recharge import OwedPrompter as BasePrompter
+from tui.rulesets.d20.rider import Rider, RiderDialog
 from tui.text import literal
 
 if TYPE_CHECKING:
@@ -212,6 +215,8 @@ class D20AttackDialog(AttackBase):
             use = "power"
         elif use == "power":
             use = "action"  # a weapon is not paid for as a power; otherwise how it is paid is the moment's
+        if self.step:
+            use = "none"  # a Multiattack's later attacks: its first paid for the action
         widgets = {
             "what": "attack",
             # with an ability the bonus is what goes on top of it; without, the whole bonus
@@ -227,7 +232,40 @@ class D20AttackDialog(AttackBase):
         }
         hidden: dict[str, Any] = {"extra": f["extra"]} if "extra" in f else {}
         if getattr(attack, "rider", ""):
-            hidden["rider"] = attack.rider  # what else a hit does: shown under the odds, never sent
+            hidden["rider"] = attack.rider  # what else a hit does: shown under the odds, logged on a hit
+            # what the app can act on after a hit (tui/rulesets/d20/rider.py)
+            hidden.update(rider_save=attack.save, rider_dc=attack.dc, rider_condition=attack.condition)
+        return widgets, hidden
+
+    ROLLS_ABILITIES = True
+
+    def rolls(self, a: Ability) -> bool:
+        return a.hit is not None and not a.save and not a.attacks
+
+    def ability_values(self, sb: L.Statblock, a: Ability) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A statblock's ability with an attack roll (a spell attack): its bonus whole, its damage
+        (parts of another type dealt on a hit as their own), what it spends and, when it comes with
+        its user's action, the action (a legendary or lair one is paid for by its pool)."""
+        typ = a.damage[0].type if a.damage else ""
+        main = [p.dice for p in a.damage if p.type.casefold() in ("", typ.casefold())]
+        extra = tuple((p.dice, p.type) for p in a.damage if p.type.casefold() not in ("", typ.casefold()))
+        widgets = {
+            "what": "attack",
+            "bonus": str(a.hit),
+            "ability": "auto",
+            "proficient": True,
+            "label": a.name,
+            "damage": "+".join(d.replace(" ", "") for d in main),
+            "mod": "",
+            "type": typ,
+            "kind": "ranged" if a.level >= 0 else "melee",
+            "use": a.act if a.act in ("action", "bonus") and not self.step else "none",
+        }
+        hidden: dict[str, Any] = {"spend": spend_of(a)}
+        if extra:
+            hidden["extra"] = extra
+        if a.condition:  # given to the one hit: its words are the rider
+            hidden.update(rider=a.text or a.condition, rider_condition=a.condition)
         return widgets, hidden
 
     @on(Choice.Changed, "#ability")
@@ -311,7 +349,53 @@ class D20AttackDialog(AttackBase):
             return ()
         return tuple(self.picked.get("extra", ()))
 
+    def rider(self) -> Rider | None:
+        """The chosen statblock attack's rider, on the target chosen (None: it has none)."""
+        text = self.picked.get("rider", "") if self.weapon_picked and self.choice("what") == "attack" else ""
+        if not text:
+            return None
+        p = self.picked
+        return Rider(
+            self.attacker,
+            self.choice("target") or "",
+            self.value("label").strip() or "attack",
+            text,
+            p.get("rider_save", ""),
+            p.get("rider_dc", 0),
+            p.get("rider_condition", ""),
+        )
+
     def build(self) -> Command | list[Command]:
+        """The attack, and on a hit the rider's words in the log (one batch: one undo)."""
+        cmds = self._attack_and_parts()
+        rider = self.rider()
+        if rider is None:
+            return cmds
+        first = cmds[0] if isinstance(cmds, list) else cmds
+        rolled = self.dry_run(first)
+        if rolled is None or rolled.outcome == "miss":
+            return cmds
+        who = self.fight.get(rider.attacker).name
+        note = C.Note(f"{who}'s {rider.label} hit {rolled.target_name}: {rider.text}", who=rider.attacker)
+        return [*(cmds if isinstance(cmds, list) else [cmds]), note]
+
+    def action_submit(self) -> None:
+        """After a hit whose rider names a condition or a save, one key acts on it (the rider dialog,
+        over the next attack of a Multiattack)."""
+        rider = self.rider() if self.is_mounted else None
+        session = self.fracas.session
+        before = session.history.cursor if session is not None else -1
+        super().action_submit()
+        if rider is None or not rider.acts or session is None or session.history.cursor == before:
+            return
+        nodes, i, events = session.history.nodes, session.history.cursor, []
+        while i > before:  # the batch's nodes: the attack, its other damage parts, the rider's note
+            events.extend(nodes[i].events)
+            i = nodes[i].parent
+        if any(isinstance(e, AttackRolled) and e.outcome != "miss" for e in events):
+            self.app.push_screen(RiderDialog(rider))
+
+    def _attack_and_parts(self) -> Command | list[Command]:
         """The attack; with a statblock attack's parts of another type, a dry run decides whether it
         hits, and each part follows as its own Damage (doubled dice on a critical)."""
         cmd = self.missed(self.attack())
@@ -385,6 +469,7 @@ class D20AttackDialog(AttackBase):
             label=self.value("label").strip(),
             ability=ability,
             proficient=proficient,
+            spend=tuple(self.picked.get("spend", ())) if self.weapon_picked else (),
             **common,
         )
 
@@ -486,7 +571,7 @@ class D20UseDialog(UseDialog):
 
     def fields(self) -> ComposeResult:
         yield self.user_row()
-        yield row("What", Choice(d20_uses(self.target), id="what"))
+        yield row("What", Choice(self.what_options(), id="what"))
         # the distance first: for a move it is what the GM types next (tab from What)
         distance = field(placeholder=self._distance_hint(), id="distance", number=True)
         yield row("Distance (ft)", distance, id="row-distance")
@@ -506,12 +591,16 @@ class D20UseDialog(UseDialog):
         ranked = [c for c in others if c.side == me.side] + [c for c in others if c.side != me.side]
         return [*((literal(c.name), c.id) for c in ranked), ("nobody (only logged)", "")]
 
+    def uses(self) -> list[tuple[str | Text, Any]]:
+        return d20_uses(self.target)
+
     def user_changed(self) -> None:
-        """Another user: its own speed in the named uses, what is left of its move, its allies."""
+        """Another user: its own speed in the named uses and its abilities, what is left of its
+        move, its allies."""
         what = self.query_one("#what", Choice)
         keep = what.value
         with self.prevent(Choice.Changed):
-            what.options = d20_uses(self.target)
+            what.options = self.what_options()
             what.set_reactive(Choice.index, 0)
             what.value = keep
         what.refresh()
@@ -528,7 +617,9 @@ class D20UseDialog(UseDialog):
 
     def _show_fields(self) -> None:
         """The name for a part of the turn, the distance for the move, the ally for a Help."""
-        what = self.choice("what")
+        what = str(self.choice("what"))
+        if self.chosen_ability() is not None:
+            what = "ability:"  # its own name: no name field, no distance, no ally
         self.query_one("#row-name").set_class(":" in what, "hidden")
         self.query_one("#row-distance").set_class(what != "move", "hidden")
         self.query_one("#row-target").set_class(what != "action:Help", "hidden")
@@ -604,11 +695,6 @@ ABILITY_CHOICES: list[tuple[str | Text, str]] = [
 ]
 
 
-def owed(f: Fight) -> list[tuple[Combatant, Due]]:
-    """Every roll the table owes, oldest first per combatant (only d20 rules make saves due)."""
-    return [(c, d) for c in f.combatants for d in c.due]
-
-
 class OwedRollDialog(Dialog):
     """A save the rules made due: roll it, enter the table's die or total, or waive it."""
 
@@ -671,28 +757,11 @@ class OwedRollDialog(Dialog):
         )
 
 
-class OwedPrompter:
-    """Prompts once for each owed roll as it appears; escape leaves it owed (the palette's "Settle
-    an owed roll" brings it back)."""
+class OwedPrompter(BasePrompter):
+    """d20's owed saves (concentration, Confused) besides the recharge rolls every ruleset owes."""
 
-    def __init__(self) -> None:
-        self.asked: set[tuple[str, int, Due]] = set()
-
-    def check(self, screen: MainScreen, force: bool = False) -> None:
-        app = screen.app
-        if app.screen is not screen:
-            return  # a dialog is up: asked again when the main screen is back on top
-        f = screen.fight
-        live = {(c.id, i, d) for c in f.combatants for i, d in enumerate(c.due)}
-        self.asked &= live  # a save settled (or undone) can be asked again if it comes back
-        for c, d in owed(f):
-            key = (c.id, next(i for i, x in enumerate(c.due) if x is d), d)
-            if force or key not in self.asked:
-                self.asked.add(key)
-                app.push_screen(OwedRollDialog(c.id, d))
-                return
-        if force:
-            screen.notify("No rolls are owed.", markup=False)
+    def other(self, c: Combatant, d: Due) -> Any | None:
+        return OwedRollDialog(c.id, d)
 
 
 def settle_owed(screen: MainScreen, who: str) -> None:
