@@ -62,7 +62,8 @@ class AreaEffect(C.Command, tag="area"):
     Breath (DC 21 Dex): ..."); `spend` ([key, amount]) takes the pools of `source` it uses, all or
     nothing; `act` the part of `source`'s turn it takes, as UseAbility's; `condition` is given to each
     target that fails its save (without a save, to every target not marked `saved`), a target immune
-    to it skipped with a line in the log.
+    to it skipped with a line in the log. With a condition, the amount and dice may be left out: a
+    save against the condition alone (Binding Word), no damage dealt.
     """
 
     targets: tuple[AreaTarget, ...] = ()  # none is refused with a message, not a decode error
@@ -81,6 +82,7 @@ class AreaEffect(C.Command, tag="area"):
     spend: tuple[tuple[str, int], ...] = ()
     condition: str = ""
     act: str = ""
+    cost: int = 1  # of `act` (Cosmere: a sweep taking two actions)
 
 
 @C.register_command
@@ -184,37 +186,58 @@ def _area(rs: Ruleset, f: Fight, cmd: AreaEffect, ev: Events) -> Fight:
     save = _save_name(rs, f, cmd)
     _check_targets(f, cmd.targets, bool(save))
     condition = _check_ability(f, cmd)
-    what = "healing" if cmd.heal else "damage"
-    amount, r, f = amount_or_roll(f, cmd.amount, cmd.dice, cmd.given, what)
+    # a save against a condition alone deals nothing (no amount, no dice: not "0 damage to each")
+    harmless = bool(condition) and cmd.amount is None and not cmd.dice and not cmd.heal
+    if harmless:
+        if cmd.given is not None or cmd.type:
+            raise RuleError("Dice or a damage type need the damage's dice or amount.")
+        amount, r = 0, None
+    else:
+        amount, r, f = amount_or_roll(f, cmd.amount, cmd.dice, cmd.given, "healing" if cmd.heal else "damage")
     names = tuple(f.get(t.who).name for t in cmd.targets)
     ev.append(
         E.AreaRolled(
             amount, r, cmd.type, cmd.heal, cmd.label, cmd.source, source.name if source else "",
-            names, save, cmd.dc, cmd.none_on_save, cmd.ability.strip(),
+            names, save, cmd.dc, cmd.none_on_save, cmd.ability.strip(), condition if harmless else "",
         )
     )
     if source is not None:
-        if cmd.act:
-            use = C.UseAbility(source.id, cmd.ability.strip() or cmd.label.strip() or "Area effect", act=cmd.act)
-            f = rs.pay_ability(f, use, ev)
-        f = pools.spend(rs, f, source.id, cmd.spend, ev)  # all or nothing, with the effect
+        f = _pay(rs, f, cmd, source.id, ev)
     for t in cmd.targets:
         c = f.get(t.who)
         saved, note, f = _target_save(rs, f, cmd, t, save, ev)
-        share = amount
-        if saved:
-            share = 0 if cmd.none_on_save else amount // 2
-            note += ", none" if cmd.none_on_save else f", half of {amount}"
-        sub: C.Command
-        if cmd.heal:
-            sub = C.Heal(c.id, share, pool=cmd.pool)
+        if harmless:
+            if note:
+                ev.append(E.Info(f"{c.name}: {note}", c.id))
         else:
-            sub = C.Damage(c.id, share, type=cmd.type, pool=cmd.pool, source=cmd.source)
-        # the ruleset's own Damage (or Heal) command, as if the GM had typed it for this target
-        f, sub_events = apply(f, sub)
-        ev.extend(_with_detail(sub_events, c.id, note))
+            f = _share(f, cmd, c.id, amount, saved, note, ev)
         if condition and not saved:
             f = _give_condition(f, c.id, condition, cmd.source, ev)
+    return f
+
+
+def _pay(rs: Ruleset, f: Fight, cmd: AreaEffect, who: str, ev: Events) -> Fight:
+    """The part of the user's turn the ability takes, then its pools, all or nothing with the effect."""
+    if cmd.act:
+        name = cmd.ability.strip() or cmd.label.strip() or "Area effect"
+        f = rs.pay_ability(f, C.UseAbility(who, name, spend=cmd.spend, act=cmd.act, cost=cmd.cost), ev)
+    return pools.spend(rs, f, who, cmd.spend, ev)
+
+
+def _share(f: Fight, cmd: AreaEffect, who: str, amount: int, saved: bool | None, note: str, ev: Events) -> Fight:
+    """One target's share of the roll, through the ruleset's own Damage (or Heal), as if the GM had
+    typed it for this target."""
+    share = amount
+    if saved:
+        share = 0 if cmd.none_on_save else amount // 2
+        note += ", none" if cmd.none_on_save else f", half of {amount}"
+    sub: C.Command
+    if cmd.heal:
+        sub = C.Heal(who, share, pool=cmd.pool)
+    else:
+        sub = C.Damage(who, share, type=cmd.type, pool=cmd.pool, source=cmd.source)
+    f, sub_events = apply(f, sub)
+    ev.extend(_with_detail(sub_events, who, note))
     return f
 
 

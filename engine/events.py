@@ -347,8 +347,11 @@ class AreaRolled(Event, tag="area"):
     dc: int | None = None
     none_on_save: bool = False
     ability: str = ""  # the statblock's ability it is: "Red Dragon uses Fire Breath (DC 21 Dex): ..."
+    condition: str = ""  # a save against this condition alone, no damage rolled
 
     def text(self) -> str:
+        if self.condition:
+            return self._condition_only()
         if self.ability:
             return self._used()
         by = f" by {self.source_name}" if self.source_name else ""
@@ -363,6 +366,13 @@ class AreaRolled(Event, tag="area"):
             dc = f" DC {self.dc}" if self.dc is not None else ""
             out += f"; {self.save} save{dc}, {'none' if self.none_on_save else 'half'} on a success"
         return out
+
+    def _condition_only(self) -> str:
+        """ "Marsh Witch uses Binding Word (DC 13 Wis) on A, B: Restrained unless saved"."""
+        what = self.ability or self.label or "An effect"
+        who = f"{self.source_name} uses {what}" if self.source_name else what
+        save = f" ({'DC ' + str(self.dc) + ' ' if self.dc is not None else ''}{self.save[:3]})" if self.save else ""
+        return f"{who}{save} on {', '.join(self.names)}: {self.condition} unless saved"
 
     def _used(self) -> str:
         """ "Red Dragon uses Fire Breath (DC 21 Dex): 63 fire [18d6 = ...] to A, B; half on a success"."""

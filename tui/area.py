@@ -265,8 +265,9 @@ class AreaDialog(Dialog):
         heal = self.choice("mode") == "heal"
         what = "healing" if heal else "damage"
         condition = self.value("condition").strip() if self.query("#condition") and not heal else ""
+        amount: int | None
         if condition and not self.value("amount").strip():
-            amount, dice = 0, ""  # a save against a condition alone (Hold Person): no damage
+            amount, dice = None, ""  # a save against a condition alone (Hold Person): no damage
         else:
             amount, dice = amount_or_dice(self.value("amount"), what)
         given = parse_given(self.value("given"))
@@ -319,9 +320,7 @@ class AreaDialog(Dialog):
         a = self.ability
         out: dict[str, Any] = {"condition": condition} if condition else {}
         if a is not None:
-            # a legendary one is paid by its spend alone (the engine checks it is off the creature's
-            # own turn as it spends the pool): its act would be paid again, without the spend
-            out.update(ability=a.name, spend=spend_of(a), act="" if a.act == "legendary" else a.act)
+            out.update(ability=a.name, spend=spend_of(a), act=a.act, cost=a.cost)
         return out
 
     def _table_total(self, n: int, c: Combatant) -> int | None:

@@ -445,3 +445,26 @@ def test_a_stat_edit_keeps_a_statblock_pools_recharge_and_refresh(rules: str) ->
     f, _ = apply(f, C.EditCombatant(c.id, stats=((stat, dict(c.stats)[stat] + 1),)))
     kept = {p.key: p for p in f.get(c.id).resources}
     assert kept["Fire Breath"].recharge == 5 and kept[pools.LEGENDARY].refresh
+
+
+def test_a_save_against_a_condition_alone_deals_no_damage() -> None:
+    f = fight()
+    targets = (AreaTarget("c2", total=5), AreaTarget("c3", total=20))
+    roar = AreaEffect(targets, source="c1", ability="Frightful Roar", save="wis", dc=15, condition="Prone")
+    f2, ev = apply(f, roar)
+    assert by_name(f2, "Ana").has("Prone") and not by_name(f2, "Bo").has("Prone")
+    assert all(p.current == p.max for c in f2.combatants for p in c.health)
+    text = "\n".join(log(ev))
+    assert "Red Dragon uses Frightful Roar (DC 15 Wis) on Ana, Bo: Prone unless saved" in text
+    assert "damage" not in text
+    with pytest.raises(RuleError, match="damage's dice"):
+        apply(f, AreaEffect(targets, source="c1", save="wis", dc=15, condition="Prone", type="fire"))
+
+
+def test_a_legendary_area_ability_is_paid_from_its_spend() -> None:
+    f, _ = play(fight(), C.NextTurn())  # the dragon's turn is over: Ana's now
+    gust = breath(ability="Wing Gust", spend=((pools.LEGENDARY, 2),), act="legendary", dice="2d6")
+    f2, _ = apply(f, gust)
+    assert pool(f2, "Red Dragon", pools.LEGENDARY).current == 1
+    with pytest.raises(RuleError, match="spends Legendary actions"):
+        apply(f, breath(ability="Wing Gust", spend=(), act="legendary", dice="2d6"))

@@ -75,6 +75,9 @@ async def test_a_save_spell_on_the_selected_target_spends_a_slot(tmp_path: Path)
         assert isinstance(app.screen, MainScreen), dialog_error(pilot)
         cmd = last(s)
         assert isinstance(cmd, AreaEffect) and cmd.condition == "Restrained" and cmd.spend == (("Spell slots 2", 1),)
+        # a save against the condition alone: no amount, so the log says no "0 damage"
+        assert cmd.amount is None and not cmd.dice
+        assert "damage" not in s.history.nodes[s.history.cursor].events[0].text()
         assert of(s, "Court Mage").pool("Spell slots 2").current == 2
 
 

@@ -57,6 +57,7 @@ async def test_a_legendary_save_ability_opens_its_dialog_and_next_then_moves_on(
         assert isinstance(app.screen, MainScreen), dialog_error(pilot)
         cmd = last(s)
         assert isinstance(cmd, AreaEffect) and cmd.ability == "Wing Gust" and cmd.spend == (("Legendary actions", 2),)
+        assert cmd.act == "legendary" and cmd.cost == 2  # paid as a legendary action, off the wyrm's turn
         assert of(s, "Ember Wyrm").pool("Legendary actions").current == 1
         assert s.state.current == cid(s, "Ayla")
         await burst(pilot, "n")  # asked once at this turn's end: next now moves on
