@@ -9,7 +9,15 @@ import msgspec
 from engine.commands import Command, Damage
 from engine.errors import RuleError
 from engine.events import Event
-from engine.library.abilities import LEGENDARY, Ability, DamagePart, Spellcasting, check_spellcasting, pools
+from engine.library.abilities import (
+    LEGENDARY,
+    MAX_PARTS,
+    Ability,
+    DamagePart,
+    Spellcasting,
+    check_spellcasting,
+    pools,
+)
 from engine.library.base import (
     Statblock,
     StatblockKind,
@@ -74,6 +82,10 @@ class D20Attack(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, f
     save: Literal["", "str", "dex", "con", "int", "wis", "cha"] = ""
     dc: Annotated[int, msgspec.Meta(ge=0, le=100)] = 0
     condition: str = ""
+    # the damage a failed save against the rider deals ("taking 9 (2d8) poison damage on a failed
+    # save"), and whether a success halves it ("or half as much damage on a successful one")
+    rider_damage: tuple[DamagePart, ...] = ()
+    rider_half: bool = False
 
 
 class Speed(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, forbid_unknown_fields=True):
@@ -292,12 +304,23 @@ class D20Kind(StatblockKind):
         )
 
 
-def _check_attack(a: D20Attack) -> None:
-    check_name(a.name, "attack name")
+def _check_rider(a: D20Attack) -> None:
+    """The rider whole, and what of it the app acts on: a DC and rider damage need their save."""
     check_multiline(a.rider, f"{a.name}'s rider", TEXT)
     check_line(a.condition, f"{a.name}'s condition", NAME)
     if a.dc and not a.save:
         raise RuleError(f"{a.name}: a DC needs the save it is for (save).")
+    if a.rider_damage and not a.save:
+        raise RuleError(f"{a.name}: rider damage needs the save it is dealt on (save).")
+    if a.rider_half and not a.rider_damage:
+        raise RuleError(f"{a.name}: rider_half needs the rider damage it halves (rider_damage).")
+    if len(a.rider_damage) > MAX_PARTS:
+        raise RuleError(f"{a.name}: {len(a.rider_damage)} rider damage parts, at most {MAX_PARTS}.")
+
+
+def _check_attack(a: D20Attack) -> None:
+    check_name(a.name, "attack name")
+    _check_rider(a)
     if a.ability and not a.power and a.ability not in ("str", "dex"):
         raise RuleError(f"{a.name}: a weapon attack adds Strength or Dexterity (power = true for a spell).")
     if a.ability and not a.power and a.kind == "ranged" and a.ability != "dex":
@@ -308,7 +331,7 @@ def _check_attack(a: D20Attack) -> None:
         raise RuleError(f"{a.name}: leaving proficiency off needs the ability the attack adds.")
     if a.range and not _range_ok(a.range):
         raise RuleError(f"{a.name}: a range is feet, or normal/long feet (80/320), not {a.range!r}.")
-    for part in a.damage:
+    for part in a.damage + a.rider_damage:
         if not part.dice:
             raise RuleError(f"{a.name}: a damage part needs its dice.")
         check_dice(part.dice, f"{a.name}'s damage")

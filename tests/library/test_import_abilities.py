@@ -141,7 +141,9 @@ def test_ii_a_paralysis_rider_is_kept_whole_with_its_save():
     sb, _ = ii_one(Name="Web Lurker", Actions=[bite], LegendaryActions=[], Traits=[])
     a = sb.attacks[0]
     assert a.rider.endswith("and it is paralyzed while it stays poisoned this way")
-    assert len(a.rider) > 200 and (a.save, a.dc, a.condition) == ("con", 11, "Poisoned")
+    # poisoned only when the poison drops it to 0: no condition a failed save gives outright
+    assert len(a.rider) > 200 and (a.save, a.dc, a.condition) == ("con", 11, "")
+    assert [(d.dice, d.type) for d in a.rider_damage] == [("2d8", "poison")] and a.rider_half
 
 
 def test_ii_reactions_traits_and_spellcasting():

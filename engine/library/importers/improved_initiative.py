@@ -25,7 +25,13 @@ from engine.library.importers.common import (
     untaken,
 )
 from engine.library.importers.d20_parts import Parts, condition_words, read_speeds
-from engine.library.importers.text5e import condition_of, dice_text, legendary_count_said, read_save
+from engine.library.importers.text5e import (
+    condition_of,
+    dice_text,
+    failed_save_damage,
+    legendary_count_said,
+    read_save,
+)
 from engine.limits import LINE, TEXT
 
 FORMAT = "Improved Initiative"
@@ -88,14 +94,17 @@ def _clip(text: str) -> str:
 
 
 def rider_fields(rider: str) -> dict[str, Any]:
-    """What a rider says the app can act on: the save it calls for, its DC and the condition a failed
-    save gives ("DC 11 Constitution saving throw or be Poisoned"); without a save, the condition a
-    hit gives ("the target is grappled")."""
+    """What a rider says the app can act on: the save it calls for, its DC, the condition a failed save
+    gives outright ("DC 11 Constitution saving throw or be Poisoned") and the damage it deals (half on
+    a success, when the text says so); without a save, the condition a hit gives ("the target is
+    grappled")."""
     if not rider:
         return {}
     save = read_save(rider)
     if save is not None:
-        return {"save": save.save, "dc": save.dc, "condition": save.condition}
+        parts, half = failed_save_damage(rider)
+        return {"save": save.save, "dc": save.dc, "condition": save.condition, "rider_damage": parts,
+                "rider_half": half}
     cond = condition_of(rider)
     return {"condition": cond} if cond else {}
 

@@ -32,7 +32,8 @@ CONDITIONS = (
 _ABILITY = "|".join(ABILITY_WORDS)
 _SAVE = re.compile(rf"\bDC\s*+(\d{{1,3}}+)\s++({_ABILITY})\s++saving\s++throw", re.I)
 _SAVE_AFTER = re.compile(rf"\b({_ABILITY})\s++saving\s++throw\s*+\(\s*+DC\s*+(\d{{1,3}}+)\s*+\)", re.I)
-_HALF = re.compile(r"half\s++as\s++much\s++damage|half\s++damage", re.I)
+# "half as much damage", "half as much on a success", "half damage", "half the damage"
+_HALF = re.compile(r"half\s++as\s++much\b|half\s++(?:the\s++|that\s++)?damage", re.I)
 _CONDITION = re.compile(rf"\b({'|'.join(CONDITIONS)})\b", re.I)
 # one damage part: "12 (2d6 + 5) fire damage", "(1d6) fire damage", "7 fire damage"
 PART = re.compile(
@@ -79,10 +80,11 @@ def part_at(text: str, pos: int, search: bool = False) -> tuple[DamagePart, int,
     return DamagePart(dice=dice, type=(m[5] or "").lower()), m.start(), m.end()
 
 
-def damage_chain(text: str) -> tuple[DamagePart, ...]:
-    """The first damage a text deals and the parts joined to it ("... fire damage plus 9 (2d8) necrotic
-    damage"); later mentions of dice (a second sentence's) are not taken."""
-    found = part_at(text, 0, search=True)
+def damage_chain(text: str, pos: int = 0, search: bool = True) -> tuple[DamagePart, ...]:
+    """The first damage a text deals (from `pos`; without `search`, only one starting there) and the
+    parts joined to it ("... fire damage plus 9 (2d8) necrotic damage"); later mentions of dice (a
+    second sentence's) are not taken."""
+    found = part_at(text, pos, search=search)
     parts: list[DamagePart] = []
     while found is not None:
         parts.append(found[0])
@@ -98,19 +100,85 @@ class Save(NamedTuple):
     condition: str  # "Poisoned", or ""
 
 
-def read_save(text: str) -> Save | None:
-    """The first save a text calls for ("DC 21 Dexterity saving throw"), half or none on a success,
-    and the condition named after it ("or be Poisoned"), or None."""
+def _save_match(text: str) -> tuple[str, int, re.Match[str]] | None:
+    """The first save a text calls for: its ability, DC and where it is said."""
     m = _SAVE.search(text)
     if m is not None:
-        save, dc = ABILITY_WORDS[m[2].lower()], int(m[1])
-    else:
-        m = _SAVE_AFTER.search(text)
-        if m is None:
-            return None
-        save, dc = ABILITY_WORDS[m[1].lower()], int(m[2])
-    cond = _CONDITION.search(text, m.start()) or _CONDITION.search(text)
-    return Save(save, dc, "half" if _HALF.search(text) else "none", cond[1].title() if cond else "")
+        return ABILITY_WORDS[m[2].lower()], int(m[1]), m
+    m = _SAVE_AFTER.search(text)
+    return (ABILITY_WORDS[m[1].lower()], int(m[2]), m) if m else None
+
+
+def read_save(text: str) -> Save | None:
+    """The first save a text calls for ("DC 21 Dexterity saving throw"), half or none on a success,
+    and the condition a failed save gives outright ("or be Poisoned"), or None."""
+    found = _save_match(text)
+    if found is None:
+        return None
+    save, dc, m = found
+    return Save(save, dc, "half" if _HALF.search(text) else "none", failed_save_condition(text, m.start()))
+
+
+_COND_WORDS = "|".join(CONDITIONS)
+# what a failed save gives outright: "or be poisoned", "or become frightened", "or take 15 (2d6 + 8)
+# bludgeoning damage and be knocked prone" (each gap bounded, so a search stays linear)
+_OR_BE = re.compile(
+    rf"\bor\s++(?:take\s++[^.;]{{0,80}}?\band\s++)?(?:be(?:come)?|is|are|it\s++is|fall)\s++(?:knocked\s++)?"
+    rf"({_COND_WORDS})\b",
+    re.I,
+)
+# "On a failed save, the target is paralyzed"; "a creature that fails the save is restrained"
+_FAILED_THEN = re.compile(
+    rf"\b(?:on\s++a\s++failed\s++save|fails\s++(?:the|its|this)\s++sav(?:e|ing\s++throw))([^.;]{{0,60}}?)"
+    rf"\b(?:is|are|becomes?)\s++(?:knocked\s++)?({_COND_WORDS})\b",
+    re.I,
+)
+# "is restrained on a failed save"
+_THEN_FAILED = re.compile(
+    rf"\b(?:is|are|becomes?)\s++(?:knocked\s++)?({_COND_WORDS})\b([^.;]{{0,40}}?)\bon\s++a\s++failed\s++save",
+    re.I,
+)
+# a gap holding one of these makes the condition hang on something else ("if the damage reduces it
+# to 0 hit points, it is paralyzed"): not the failed save's own
+_CONDITIONAL = re.compile(r"\b(?:if|unless|while|when|until|after)\b", re.I)
+
+
+def failed_save_condition(text: str, pos: int = 0) -> str:
+    """The condition a failed save (said from `pos`) gives outright, or "": one named only under a
+    further condition ("If the poison reduces the target to 0 hit points, it is ... poisoned") is left
+    in the text for the GM."""
+    found: list[tuple[int, str]] = []
+    m = _OR_BE.search(text, pos)
+    if m:
+        found.append((m.start(), m[1]))
+    for m in _FAILED_THEN.finditer(text, pos):
+        if not _CONDITIONAL.search(m[1]):
+            found.append((m.start(), m[2]))
+            break
+    for m in _THEN_FAILED.finditer(text, pos):
+        if not _CONDITIONAL.search(m[2]):
+            found.append((m.start(), m[1]))
+            break
+    return min(found)[1].title() if found else ""
+
+
+_SENTENCE_END = re.compile(r"\.(?:\s|$)")
+_TAKING = re.compile(r"\b(?:taking|or\s++takes?)\s++", re.I)
+
+
+def failed_save_damage(text: str) -> tuple[tuple[DamagePart, ...], bool]:
+    """The damage a failed save deals, said in the save's sentence ("... DC 11 Constitution saving
+    throw, taking 9 (2d8) poison damage on a failed save, or half as much damage on a successful one";
+    "... or take 7 (2d6) cold damage"), and whether a success halves it; ((), False) when none."""
+    found = _save_match(text)
+    if found is None:
+        return (), False
+    m = found[2]
+    end = _SENTENCE_END.search(text, m.end())
+    sentence = text[m.end() : end.start() if end else len(text)]
+    taking = _TAKING.search(sentence)
+    parts = damage_chain(sentence, taking.end(), search=False) if taking else ()
+    return parts, bool(parts) and _HALF.search(sentence) is not None
 
 
 def condition_of(text: str) -> str:
@@ -228,9 +296,11 @@ def multiattack(text: str, names: Iterable[str]) -> tuple[str, ...]:
 _SPELL_DC = re.compile(r"spell\s++save\s++DC\s*+(\d{1,3}+)", re.I)
 _SPELL_HIT = re.compile(r"([+-]\d{1,2}+)\s++to\s++hit\s++with\s++spell\s++attacks", re.I)
 _SPELL_ABILITY = re.compile(rf"spellcasting\s++ability\s++is\s++({_ABILITY})", re.I)
-# "Cantrips (at will): ...", "1st level (4 slots): ...", "At will: ...", "3/day each: ..."
+# "Cantrips (at will): ...", "1st level (4 slots): ...", "At will: ...", "3/day each: ...", each
+# maybe a list's item ("- Cantrips (at will): ...")
 _SPELL_LINE = re.compile(
-    r"^\s*+(?:(Cantrips?)|(\d)(?:st|nd|rd|th)[- ]level|(At\s++will)|(\d{1,2}+)\s*+/\s*+day(?:\s++each)?)"
+    r"^\s*+(?:[-*\u2022]\s*+)?"
+    r"(?:(Cantrips?)|(\d)(?:st|nd|rd|th)[- ]level|(At\s++will)|(\d{1,2}+)\s*+/\s*+day(?:\s++each)?)"
     r"\s*+(?:\(\s*+(?:at\s++will|(\d{1,2}+)\s++slots?)\s*+\))?\s*+:\s*+(.*+)$",
     re.I | re.M,
 )
