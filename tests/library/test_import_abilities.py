@@ -239,7 +239,8 @@ def test_srd_a_hit_part_only_the_text_gives_is_read_from_the_text():
             "damage": [{"damage_type": {"index": "bludgeoning", "name": "Bludgeoning"}, "damage_dice": "2d6+8"}]}
     sb, line = SRD.convert_monster(srd(name="Brimstone Lord", actions=[mace], legendary_actions=[]))
     assert [(d.dice, d.type) for d in sb.attacks[0].damage] == [("2d6+8", "bludgeoning"), ("6d6", "fire")]
-    assert "Mace (damage 6d6 fire read from its text: the damage list omits it)" in line
+    assert "; Mace's 6d6 fire read from its text (the damage list omits it)" in line
+    assert "skipped" not in line  # taken, so not said among what was skipped
 
 
 def test_srd_condition_immunities_swimmer_and_spellcasting_object():

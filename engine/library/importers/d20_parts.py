@@ -52,17 +52,21 @@ class Parts:
     legendary_resistance: int = 0
     legendary_text: str = ""  # where the count of legendary actions a round is said
     skipped: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # what was taken that the report should say how
     # (name, text, act, what is read for its attacks) of each Multiattack
     multi: list[tuple[str, str, str, str]] = field(default_factory=list)
 
-    def trait(self, name: str, text: str) -> None:
+    def trait(self, name: str, text: str, spells: Spellcasting | None = None) -> None:
         """A trait: Legendary Resistance is its uses a day, Spellcasting its spells (kept as a trait too,
-        for its text); any other is shown with its text."""
+        for its text; `spells`: what the file says of them in fields of its own, taken over the text's);
+        any other is shown with its text."""
         name = name.strip()[:80] or "Trait"
         if _RESISTANCE.match(name):
             self.legendary_resistance = min(read_limits(name).uses or 3, 9)
             return
-        if _SPELLCASTING.search(name):
+        if spells is not None:
+            self.spellcasting = merge_spellcasting(self.spellcasting, spells)
+        elif _SPELLCASTING.search(name):
             found = spellcasting_from_text(text)
             if found is None:
                 self.skipped.append(f"{name}'s spells (no spell list read in its text)")
@@ -134,9 +138,10 @@ class Parts:
         sc = self.spellcasting
         if sc is not None:
             slots = "/".join(str(n) for n in sc.slots)
-            out.append(f"spellcasting (DC {sc.dc}, {sc.bonus:+d}, {len(sc.spells)} spells"
-                       + (f", slots {slots}" if slots else "") + ")")
-        return out
+            # a bonus of 0 is none given (the model's default): not shown as "+0"
+            out.append(f"spellcasting (DC {sc.dc}, " + (f"{sc.bonus:+d}, " if sc.bonus else "")
+                       + f"{len(sc.spells)} spells" + (f", slots {slots}" if slots else "") + ")")
+        return out + self.notes
 
 
 def _spells(sc: Spellcasting | None) -> int:

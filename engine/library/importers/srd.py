@@ -44,7 +44,7 @@ from engine.library.importers.improved_initiative import (
     read_defenses,
     took_line,
 )
-from engine.library.importers.text5e import damage_chain, merge_spellcasting
+from engine.library.importers.text5e import damage_chain, read_limits, read_save
 
 FORMAT = "5e SRD API"
 _LONG = ("strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma")
@@ -73,10 +73,25 @@ def recognise(data: Any) -> bool:
     return bool(items) and all(_is_monster(v) for v in items[:5])
 
 
-def _ac(v: Any) -> int:
+def _ac(v: Any, skipped: list[str]) -> int:
+    """The first armor class; any other (AC 15 with a spell) is said in `skipped`: one AC is kept."""
     if isinstance(v, list) and v and isinstance(v[0], dict):
+        others = [_ac_words(x) for x in v[1:] if isinstance(x, dict)]
+        if others:
+            first = str(v[0].get("value"))[:6]
+            skipped.append(f"other armor classes (the first, AC {first}, taken): {', '.join(others)}")
         return _stat(v[0].get("value", 10), "armor_class", "ac")
     return _stat(v, "armor_class", "ac")
+
+
+def _ac_words(x: dict[str, Any]) -> str:
+    """One armor_class entry as words: "AC 15 (spell: Mage Armor)", "AC 12 (dex)"."""
+    why = [str(_get(x, k, "name") or "")[:40] for k in ("spell", "armor", "condition") if _get(x, k, "name")]
+    if isinstance(x.get("armor"), list):
+        why = [str(_get(a, "name") or "")[:40] for a in x["armor"][:3]]
+    kind = str(x.get("type", "") or "")[:20]
+    label = " ".join(x for x in (kind, ", ".join(why)) if x)
+    return f"AC {str(x.get('value', '?'))[:6]}" + (f" ({label})" if label else "")
 
 
 _CHOICE = " (a choice of damage: the first option taken)"
@@ -105,29 +120,32 @@ def _damage_parts(damage: Any) -> tuple[list[DamagePart], str]:
     return parts, why
 
 
-def _hit_parts(parsed: D20Attack | None, parts: list[DamagePart], why: str) -> tuple[list[DamagePart], str]:
-    """The parts the hit deals: the list also holds dice the text deals later (a disease's acid), and
-    may leave out a part the text's hit deals (a mace's fire): that part is read from the text."""
+def _hit_parts(parsed: D20Attack | None, parts: list[DamagePart], why: str) -> tuple[list[DamagePart], str, str]:
+    """The parts the hit deals, why some of the list's are not taken, and what was read from the text:
+    the list also holds dice the text deals later (a disease's acid), and may leave out a part the
+    text's hit deals (a mace's fire): that part is read from the text."""
     if parsed and parsed.damage and len(parsed.damage) < len(parts):
         why = f" (damage {', '.join(f'{d.dice} {d.type}' for d in parts[len(parsed.damage) :])} is not the hit's)"
-        parts = parts[: len(parsed.damage)]
-    elif parsed and len(parsed.damage) > len(parts) and all(
+        return parts[: len(parsed.damage)], why, ""
+    if parsed and len(parsed.damage) > len(parts) and all(
         p.type == q.type for p, q in zip(parts, parsed.damage, strict=False)
     ):
         more = parsed.damage[len(parts) :]
-        why = f" (damage {', '.join(f'{d.dice} {d.type}' for d in more)} read from its text: the damage list omits it)"
-        parts = parts + list(more)
-    return parts, why
+        read = f"{', '.join(f'{d.dice} {d.type}' for d in more)} read from its text (the damage list omits it)"
+        return parts + list(more), why, read
+    return parts, why, ""
 
 
-def _attack(a: dict[str, Any]) -> tuple[D20Attack | None, str]:
+def _attack(a: dict[str, Any]) -> tuple[D20Attack | None, str, str]:
+    """An action with an attack roll as an attack, what of its data was not taken (why), and what
+    was read from its text instead."""
     name = str(a.get("name", "")).strip()[:80] or "Attack"
     desc = str(a.get("desc", ""))
     if "attack_bonus" not in a:
-        return None, ""
+        return None, "", ""
     parts, why = _damage_parts(a.get("damage"))
     parsed = parse_attack(name, desc)
-    parts, why = _hit_parts(parsed, parts, why)
+    parts, why, read = _hit_parts(parsed, parts, why)
     kind = parsed.kind if parsed else "melee"
     reach = _REACH.search(desc)
     attack = D20Attack(
@@ -138,9 +156,10 @@ def _attack(a: dict[str, Any]) -> tuple[D20Attack | None, str]:
         range=range_of(_RANGE.search(desc), name),
         damage=tuple(parts),
         rider=parsed.rider if parsed else "",
-        **({"save": parsed.save, "dc": parsed.dc, "condition": parsed.condition} if parsed else {}),
+        **({"save": parsed.save, "dc": parsed.dc, "condition": parsed.condition, "rider_damage": parsed.rider_damage,
+            "rider_half": parsed.rider_half} if parsed else {}),
     )
-    return attack, why
+    return attack, why, read
 
 
 def _saves(m: dict[str, Any]) -> dict[str, int]:
@@ -171,7 +190,8 @@ def _usage(u: Any) -> str:
     if kind == "per day" and str(u.get("times", "")).isdigit():
         return f"({u['times']}/Day)"
     if kind == "recharge after rest":
-        return "(Recharges after a Long Rest)"
+        rests = u.get("rest_types") if isinstance(u.get("rest_types"), list) else []
+        return f"(Recharges after a {'Short or ' if 'short' in rests else ''}Long Rest)"
     return ""
 
 
@@ -189,19 +209,65 @@ def _given(a: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _on_save(name: str, desc: str, given: dict[str, Any]) -> str:
+    """Half on a save when the text says so, over the data's success_type (the text is what the GM
+    reads); the report's phrase when the two disagree, else ""."""
+    said = read_save(desc)
+    data = given.get("on_save")
+    if said is None or data is None or said.on_save == data:
+        return ""
+    if said.on_save == "half":
+        given["on_save"] = "half"
+        return f"{name} half on a save (its text says half; the data's success_type says none)"
+    # the text says nothing of a success: the data's half is kept (a wording the reader missed)
+    return f"{name} half on a save (the data's success_type says half; its text does not say)"
+
+
 def _get(d: Any, *path: str) -> Any:
     for p in path:
         d = d.get(p) if isinstance(d, dict) else None
     return d
 
 
-def _multi_names(a: dict[str, Any]) -> str:
+def _multi_names(items: Any) -> str:
     """A Multiattack's `actions` list ([{action_name, count}]) in the words the text reader takes."""
     bits = []
-    for x in a.get("actions") or []:
+    for x in items if isinstance(items, list) else ():
         if isinstance(x, dict) and str(x.get("count", "")).isdigit() and 0 < int(x["count"]) <= 9:
             bits.append(f"{x['count']} with its {x.get('action_name', '')}")
     return ", ".join(bits) + "." if bits else ""
+
+
+def _option_items(o: Any) -> list[Any]:
+    """One of `action_options`' options as a list of {action_name, count}: an "action" is one, a
+    "multiple" its items."""
+    if not isinstance(o, dict):
+        return []
+    return o["items"] if isinstance(o.get("items"), list) else [o]
+
+
+def _option_words(o: Any) -> str:
+    """An option as the report says it: "Sword x2", "Slam x1 and Sword x1"."""
+    return " and ".join(f"{str(x.get('action_name', ''))[:40]} x{str(x.get('count', ''))[:2]}"
+                        for x in _option_items(o) if isinstance(x, dict)) or "?"
+
+
+def _multi_options(a: dict[str, Any], name: str, p: Parts) -> str:
+    """A Multiattack that is a choice (`action_options` {choose 1, from {options}}: two slams, two
+    swords, or one of each): the first option is its list (read as its text would be), the others are
+    named in the report; "" when there is none."""
+    opts = _get(a, "action_options", "from", "options")
+    if not isinstance(opts, list) or not opts:
+        return ""
+    first = _multi_names(_option_items(opts[0]))
+    if first and len(opts) > 1:
+        others = "; ".join(_option_words(o) for o in opts[1:10])
+        p.skipped.append(f"{name}'s other options: {others} (a choice: the first, {_option_words(opts[0])}, taken)")
+    return first
+
+
+# the keys of a trait this importer reads
+_TRAIT_KEYS = frozenset(("name", "desc", "usage", "spellcasting"))
 
 
 def _parts(m: dict[str, Any]) -> Parts:
@@ -209,8 +275,9 @@ def _parts(m: dict[str, Any]) -> Parts:
     p = Parts()
     for t in m.get("special_abilities") or []:
         if isinstance(t, dict):
-            p.trait(str(t.get("name", "")) + " " + _usage(t.get("usage")), str(t.get("desc", "")))
-            _spellcasting(p, t)
+            name = str(t.get("name", "")).strip()[:80] or "Trait"
+            p.trait(name + " " + _usage(t.get("usage")), str(t.get("desc", "")), _spellcasting(p, name, t))
+            _trait_untaken(p, name, t)
     for section, act in _SECTIONS:
         for a in m.get(section) or []:
             if isinstance(a, dict):
@@ -220,41 +287,90 @@ def _parts(m: dict[str, Any]) -> Parts:
     return p
 
 
-def _action(p: Parts, a: dict[str, Any], act: str) -> None:
-    name = str(a.get("name", "")).strip()[:80] or "Action"
-    desc = str(a.get("desc", ""))
-    attack, why = _attack(a)
-    if why and attack is not None:
-        p.skipped.append(f"{attack.name}{why}")
-    parts, _ = _damage_parts(a.get("damage")) if attack is None else ([], "")
-    given = _given(a)
-    if parts and not damage_chain(desc):
-        given["damage"] = tuple(parts)  # the text gave no dice: the list's
-    # a Multiattack's own list of the attacks it makes is read rather than its text
-    p.action(name, desc, act, attack, _usage(a.get("usage")), given, read=_multi_names(a))
-    extra = untaken(a, _ACTION_KEYS, f"{name}'s fields not taken")
+def _trait_untaken(p: Parts, name: str, t: dict[str, Any]) -> None:
+    """A trait's fields no field took, said: its damage (a charge's extra dice) stays in its text."""
+    parts, _ = _damage_parts(t.get("damage"))
+    if parts:
+        dice = ", ".join(f"{d.dice} {d.type}".strip() for d in parts)
+        p.skipped.append(f"{name}'s damage {dice} (a trait's: in its text, for the GM to deal)")
+    extra = untaken(t, _TRAIT_KEYS | ({"damage"} if parts else set()), f"{name}'s fields not taken")
     if extra:
         p.skipped.append(extra)
 
 
-def _spellcasting(p: Parts, t: dict[str, Any]) -> None:
+def _action(p: Parts, a: dict[str, Any], act: str) -> None:
+    name = str(a.get("name", "")).strip()[:80] or "Action"
+    desc = str(a.get("desc", ""))
+    attack, why, read = _attack(a)
+    usage = _usage(a.get("usage"))
+    if attack is not None:
+        _attack_report(p, attack, act, why, read, usage)
+    parts, _ = _damage_parts(a.get("damage")) if attack is None else ([], "")
+    given = _given(a)
+    if parts and not damage_chain(desc):
+        given["damage"] = tuple(parts)  # the text gave no dice: the list's
+    said = _on_save(read_limits(name).name, desc, given) if attack is None else ""
+    if said:
+        p.notes.append(said)
+    # a Multiattack's own list of the attacks it makes is read rather than its text
+    multi = _multi_names(a.get("actions")) or _multi_options(a, name, p)
+    p.action(name, desc, act, attack, usage, given, read=multi)
+    keys = _ACTION_KEYS | ({"action_options"} if multi else set())
+    extra = untaken(a, keys, f"{name}'s fields not taken")
+    if extra:
+        p.skipped.append(extra)
+
+
+def _attack_report(p: Parts, attack: D20Attack, act: str, why: str, read: str, usage: str) -> None:
+    """What the report says of an attack: damage not taken or read from its text, its rider's
+    damage, and a usage an attack cannot carry (an attack has no recharge or uses of its own)."""
+    if why:
+        p.skipped.append(f"{attack.name}{why}")
+    if read:
+        p.notes.append(f"{attack.name}'s {read}")
+    if attack.rider_damage:
+        dice = " + ".join(f"{d.dice} {d.type}".strip() for d in attack.rider_damage)
+        p.notes.append(f"{attack.name}'s rider damage {dice} on a failed save"
+                       + (", half on a success" if attack.rider_half else ""))
+    if usage and act == "action":
+        p.skipped.append(f"{attack.name}'s {usage.strip('()').lower()} (an attack has no recharge or uses: "
+                         "the GM keeps track)")
+
+
+# the keys of a `spellcasting` object this importer reads
+_SPELLCASTING_KEYS = frozenset(("ability", "dc", "modifier", "slots", "spells"))
+
+
+def _spellcasting(p: Parts, name: str, t: dict[str, Any]) -> Spellcasting | None:
     """A trait's `spellcasting` object: DC, attack bonus, slots by level, spells with their level and
-    usage (at will, so many a day). It says more than its text, so it is taken over the text's."""
+    usage (at will, so many a day). It says more than its text, so it is taken over the text's; None
+    when it lists no spell (the text is read then)."""
     sc = t.get("spellcasting")
     if not isinstance(sc, dict):
-        return
+        return None
     slots = _slots(sc.get("slots"))
-    spells = [s for x in sc.get("spells") or [] if (s := _spell(x, len(slots))) is not None]
+    given = [x for x in sc.get("spells") or [] if isinstance(x, dict)]
+    spells = [s for x in given if (s := _spell(x, len(slots))) is not None]
+    if not spells:
+        return None
+    extra = untaken(sc, _SPELLCASTING_KEYS, f"{name}'s fields not taken")
+    if extra:
+        p.skipped.append(f"{extra} (in its text)")
+    # a spell at will (or past the slots) spends no slot: its level is said, as the model keeps none
+    levels = [f"{s.name} {x['level']}" for s, x in zip(spells, given, strict=False)
+              if s.level < 0 and isinstance(x.get("level"), int) and not isinstance(x.get("level"), bool)]
+    if levels:
+        p.skipped.append(f"{name}'s spell levels of {', '.join(levels)} (cast at will or past its slots: "
+                         "no slot spent, so no level kept)")
     dc, bonus = sc.get("dc"), sc.get("modifier")
     ability = _get(sc, "ability", "index")
-    found = Spellcasting(
+    return Spellcasting(
         ability=ability if ability in ABILITY_KEYS else "",
         dc=dc if isinstance(dc, int) and 0 <= dc <= 100 else 0,
         bonus=bonus if isinstance(bonus, int) and -20 <= bonus <= 40 else 0,
         slots=slots,
         spells=tuple(spells),
     )
-    p.spellcasting = merge_spellcasting(found, p.spellcasting) if spells else p.spellcasting
 
 
 def _slots(v: Any) -> tuple[int, ...]:
@@ -355,7 +471,7 @@ def convert_monster(m: dict[str, Any]) -> tuple[D20Statblock, str]:
         type=str(m.get("type", ""))[:80],
         hp=_stat(m["hit_points"], "hit_points", "hp"),
         hp_dice=dice,
-        ac=_ac(m["armor_class"]),
+        ac=_ac(m["armor_class"], skipped),
         abilities=Abilities(**scores),
         speed=speed,
         speeds=speeds,
