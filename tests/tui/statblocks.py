@@ -123,6 +123,25 @@ BOSS = D20Statblock(
 )
 
 
+SPIDER = D20Statblock(
+    name="Cave Spider",
+    hp=26,
+    ac=14,
+    attacks=(
+        D20Attack(
+            name="Bite",
+            bonus=5,
+            damage=(DamagePart("1d8+3", "piercing"),),
+            rider="The target makes a DC 11 Constitution save: 2d8 poison damage on a failure, half on a success.",
+            save="con",
+            dc=11,
+            rider_damage=(DamagePart("2d8", "poison"),),
+            rider_half=True,
+        ),
+    ),
+)
+
+
 def pc(name: str, hp: int = 60) -> C.AddCombatant:
     return C.AddCombatant(name, kind="pc", side="party", stats=(("hp", hp), ("ac", 15), ("dex_save", 2)))
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine import commands as C
+from engine.area import AreaEffect
 from engine.rules.d20.combat import D20Test
-from tests.tui.statblocks import BOSS, WYRM, fight_with
+from tests.tui.statblocks import BOSS, SPIDER, WYRM, fight_with
 from tests.tui.support import app_on, burst, dialog_error, of, select, sync
 from tui.main import MainScreen
 from tui.rulesets.d20.dialogs import D20AttackDialog
@@ -74,3 +75,28 @@ async def test_a_miss_has_no_rider(tmp_path: Path) -> None:
         await burst(pilot, "enter")
         assert isinstance(app.screen, MainScreen), dialog_error(pilot)
         assert notes(s) == [] and not of(s, "Ayla").conditions
+
+
+@sync
+async def test_a_rider_that_hurts_deals_its_damage_on_a_failed_save_in_one_step(tmp_path: Path) -> None:
+    s = fight_with(SPIDER, turn="Cave Spider")
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await select(pilot, "Ayla")
+        await burst(pilot, "w")
+        dlg = app.screen
+        assert isinstance(dlg, D20AttackDialog) and dlg.value("label") == "Bite"
+        dlg.query_one("#given").value = "19"
+        await burst(pilot, "enter")
+        rider = app.screen
+        assert isinstance(rider, RiderDialog), dialog_error(pilot)
+        assert "DC 11 Constitution save: 2d8 poison, half on a success" in str(rider.query_one("#heading").render())
+        before = of(s, "Ayla").hp
+        rider.query_one("#given").value = "2"  # the table's d20: a failed save
+        await burst(pilot, "enter")
+        assert isinstance(app.screen, MainScreen), dialog_error(pilot)
+        cmd = s.history.nodes[s.history.cursor].command
+        assert isinstance(cmd, AreaEffect) and (cmd.dice, cmd.type, cmd.none_on_save) == ("2d8", "poison", False)
+        assert 2 <= before - of(s, "Ayla").hp <= 16  # the whole 2d8, after the bite
+        await burst(pilot, "ctrl+z")
+        assert of(s, "Ayla").hp == before  # one undo takes the rider's damage back

@@ -235,6 +235,8 @@ class D20AttackDialog(AttackBase):
             hidden["rider"] = attack.rider  # what else a hit does: shown under the odds, logged on a hit
             # what the app can act on after a hit (tui/rulesets/d20/rider.py)
             hidden.update(rider_save=attack.save, rider_dc=attack.dc, rider_condition=attack.condition)
+            hidden.update(rider_damage=tuple((d.dice, d.type) for d in attack.rider_damage))
+            hidden.update(rider_half=attack.rider_half)
         return widgets, hidden
 
     ROLLS_ABILITIES = True
@@ -363,6 +365,8 @@ class D20AttackDialog(AttackBase):
             p.get("rider_save", ""),
             p.get("rider_dc", 0),
             p.get("rider_condition", ""),
+            tuple(p.get("rider_damage", ())),
+            bool(p.get("rider_half", False)),
         )
 
     def build(self) -> Command | list[Command]:

@@ -15,6 +15,8 @@ from textual.widgets import Input
 
 from engine import apply
 from engine import commands as C
+from engine import events as E
+from engine.area import AreaEffect, AreaTarget
 from engine.commands import Command
 from engine.library.abilities import LEGENDARY_RESISTANCE
 from engine.rules.d20.combat import D20Test, TestRolled
@@ -41,6 +43,8 @@ class Rider(msgspec.Struct, frozen=True):
     save: str = ""
     dc: int = 0
     condition: str = ""
+    damage: tuple[tuple[str, str], ...] = ()  # (dice, type) a failed save deals
+    half: bool = False  # a made save takes half of it
 
     @property
     def acts(self) -> bool:
@@ -68,6 +72,9 @@ class RiderDialog(Dialog):
         t.append_text(literal(r.text))
         if self.saves:
             t.append(f"\nDC {r.dc} {SAVES.get(r.save, r.save)} save", style="bold")
+            if r.damage:
+                hurt = " + ".join(f"{d} {t}".strip() for d, t in r.damage)
+                t.append(f": {hurt}{', half on a success' if r.half else ''}", style="bold")
             if r.condition:
                 t.append(f" or {r.condition}", style="bold")
         return t + self.table_note(self.who)
@@ -95,11 +102,36 @@ class RiderDialog(Dialog):
         if not self.saves:
             assert give is not None  # `acts`: a condition, or a save
             return give
+        if r.damage:
+            return self._harmful()
         test = D20Test(r.target, ability=r.save, dc=r.dc, label=f"{r.label}'s rider", **self._roll())
         _, events = apply(self.fight, test)  # pure: the save as it will go, to know whether it failed
         rolled = next((e for e in events if isinstance(e, TestRolled)), None)
         failed = rolled is not None and rolled.success is False
         return [test, give] if failed and give is not None else test
+
+    def _harmful(self) -> list[Command]:
+        """A rider that hurts: one area effect on its one target (the save rolled or typed, the damage
+        on a failure, half or none on a success, the condition on a failure), one undo step; a part
+        of another type follows on a failure, as its own Damage."""
+        r = self.rider
+        (dice, typ), *others = r.damage
+        label = f"{r.label}'s rider"
+        area = AreaEffect(
+            (AreaTarget(r.target, **self._roll()),), dice=dice, type=typ, label=label, source=r.attacker,
+            save=r.save, dc=r.dc, none_on_save=not r.half, condition=r.condition,
+        )
+        out: list[Command] = [area]
+        if others:
+            _, events = apply(self.fight, area)  # pure: whether the save failed, for the other parts
+            # the target's damage line is headed by how its save went (engine.area._target_save)
+            failed = any(
+                isinstance(e, E.Damaged) and e.who == r.target and ": failed" in e.detail and "instead" not in e.detail
+                for e in events
+            )
+            if failed:
+                out += [C.Damage(r.target, dice=d, type=t, source=r.attacker) for d, t in others]
+        return out
 
     def _roll(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
