@@ -325,6 +325,8 @@ class FracasApp(App[None]):
                 return
             if event.key in ("tab", "shift+tab") and self._move_focus_now(event.key):
                 return
+            if self._step_from_prompt(event):
+                return
             wait = not self._hold_after(event) and self._runs_late(event)
             await super().on_event(event)
             if wait:
@@ -431,6 +433,29 @@ class FracasApp(App[None]):
             self.expect_dialog()  # the key itself goes on; the ones after it wait
             return True
         return False
+
+    def _step_from_prompt(self, event: events.Key) -> bool:
+        """Undo and redo from a prompt the fight raised (an owed save, what an ended concentration
+        kept up) close it and step, as on the main screen: the undo of the save that settled it
+        brought the prompt back, and it swallowed the next undo (three undos went two steps back).
+        A key the prompt's field types or binds is left to it (a GM's keymap may give undo one)."""
+        try:
+            screen = self.screen
+        except Exception:  # no screen yet
+            return False
+        if not getattr(screen, "RAISED", False):
+            return False
+        back = event.key in self._keymap.get("undo", "ctrl+z").split(",")
+        if not back and event.key not in self._keymap.get("redo", "ctrl+y").split(","):
+            return False
+        focused = self.focused
+        if focused is not None and focused.check_consume_key(event.key, event.character):
+            return False
+        if any(b.key_to_bindings.get(event.key) for _node, b in screen._modal_binding_chain):
+            return False
+        screen.dismiss()
+        self._step(back)
+        return True
 
     def dialog_settled(self, dialog: Screen) -> None:
         """A dialog has done what enter or escape asked: let the held keys go."""
