@@ -150,6 +150,9 @@ class Ruleset(ABC):
     id: ClassVar[str] = ""
     title: ClassVar[str] = ""
     summary: ClassVar[str] = ""
+    # what the marks of the tracker's turn cell mean (economy_items' `mark`s and pips), for the help
+    # screen; "" = each mark with its item's name, as the items give them
+    turn_legend: ClassVar[str] = ""
     stats: ClassVar[tuple[StatSpec, ...]] = ()
     # name -> short description in the project's own words
     conditions: ClassVar[dict[str, str]] = {}

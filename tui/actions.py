@@ -32,7 +32,7 @@ ACTIONS: tuple[Action, ...] = _table()
 # the footer shows bindings in this order and as many as fit: what a GM reaches for most comes first
 # (a ruleset's own keyed action not named here comes after these)
 FOOTER_ORDER = ("start", "next", "attack", "damage", "heal", "condition", "use", "activity", "speed", "fortune", "undo")
-FOOTER_ORDER += ("pane", "help", "add", "roll", "redo")
+FOOTER_ORDER += ("pane", "help", "add", "roll", "redo", "end_fight")
 
 
 def bindings() -> list[Binding]:
@@ -41,8 +41,8 @@ def bindings() -> list[Binding]:
 
     # priority: a key's action runs as soon as the key is read, before the keys typed after it
     # (which may be meant for the dialog it opens: see FracasApp.expect_dialog)
-    # an action with no key (end the fight) still gets a binding, under a key no terminal sends, so
-    # the settings file can give it one by its id like any other (`end_fight = "ctrl+e"`)
+    # an action with no key (write the party back) still gets a binding, under a key no terminal
+    # sends, so the settings file can give it one by its id like any other (`party_back = "ctrl+w"`)
     return [
         Binding(
             a.keys or unbound(a.id),

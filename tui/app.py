@@ -311,7 +311,7 @@ class FracasApp(App[None]):
             self._typeahead_timer.stop()
             self._typeahead_timer = None
         tab, self._pending_tab = self._pending_tab, None
-        if tab is not None and tab[0] is self.screen and tab[0].is_attached:
+        if tab is not None and tab[1] and tab[0] is self.screen and tab[0].is_attached:
             _tab(tab[0], tab[1])  # the tab the keys after it waited for (_move_focus_now)
         for event in keys or ():
             await self.on_event(event)  # as if just typed: to the focused field of the dialog
@@ -325,7 +325,13 @@ class FracasApp(App[None]):
                 return
             if event.key in ("tab", "shift+tab") and self._move_focus_now(event.key):
                 return
-            self._hold_after(event)
+            if self._step_from_prompt(event):
+                return
+            wait = not self._hold_after(event) and self._runs_late(event)
+            await super().on_event(event)
+            if wait:
+                self._hold_until_settled(self.screen, "")
+            return
         await super().on_event(event)
 
     def _move_focus_now(self, key: str) -> bool:
@@ -341,16 +347,39 @@ class FracasApp(App[None]):
             screen = self.screen
         except Exception:  # no screen yet
             return False
-        if not getattr(screen, "HOLDS_KEYS", False):
+        if not getattr(screen, "HOLDS_KEYS", False) and not getattr(screen, "TAB_AT_ONCE", False):
             return False
         if _busy(screen):
-            self.expect_dialog()  # the keys after the tab wait for it (never more than a second)
-            self._tab_seq += 1
-            self._pending_tab = (screen, key, self._tab_seq)
-            self._tab_when_settled(self._tab_seq)
+            self._hold_until_settled(screen, key)
         else:
             _tab(screen, key)
         return True
+
+    def _hold_until_settled(self, screen: Screen, tab: str) -> None:
+        """Hold the keys typed from now on until `screen` has handled what it has (never more than a
+        second with nothing left to do), then let them go: `tab` first, when there is one."""
+        self.expect_dialog()
+        self._tab_seq += 1
+        self._pending_tab = (screen, tab, self._tab_seq)
+        self._tab_when_settled(self._tab_seq)
+
+    def _runs_late(self, event: events.Key) -> bool:
+        """Whether `event` is a key a dialog's widget (or the dialog) binds without priority: Textual
+        runs such a binding only once the key has gone to the focused widget and, for most, climbed
+        back up to the app, a few messages on. If it moves the focus (a target box's down), the keys
+        typed after it went to the box it left ("down space" ticked the wrong target): they wait."""
+        try:
+            screen = self.screen
+        except Exception:  # no screen yet
+            return False
+        if not getattr(screen, "HOLDS_KEYS", False):
+            return False
+        # the bindings as Textual finds them: the keymap applied, keys a field types left out
+        # (Screen._modal_binding_chain: a private Textual hook, checked against 8.2)
+        for _node, bindings in screen._modal_binding_chain:
+            if any(not b.priority for b in bindings.key_to_bindings.get(event.key, ())):
+                return True
+        return False
 
     TAB_ROUNDS = 50  # at most this many rounds of waiting for a dialog's messages before a tab moves
 
@@ -389,18 +418,44 @@ class FracasApp(App[None]):
     # the turn would not move on. From enter (or escape) on, keys are held until the dialog has
     # applied, refused or closed (dialog_settled), then go, in order, to what is on screen.
 
-    def _hold_after(self, event: events.Key) -> None:
+    def _hold_after(self, event: events.Key) -> bool:
+        """True when the keys after `event` are held until the dialog has applied or closed."""
         try:
             screen = self.screen
         except Exception:  # no screen yet
-            return
+            return False
         if not getattr(screen, "HOLDS_KEYS", False):
-            return
+            return False
         submit = self._keymap.get("dialog_submit", "ctrl+s").split(",")
         cancel = self._keymap.get("dialog_cancel", "escape").split(",")
         if event.key in ("enter", *submit, *cancel):
             self._held_by = screen
             self.expect_dialog()  # the key itself goes on; the ones after it wait
+            return True
+        return False
+
+    def _step_from_prompt(self, event: events.Key) -> bool:
+        """Undo and redo from a prompt the fight raised (an owed save, what an ended concentration
+        kept up) close it and step, as on the main screen: the undo of the save that settled it
+        brought the prompt back, and it swallowed the next undo (three undos went two steps back).
+        A key the prompt's field types or binds is left to it (a GM's keymap may give undo one)."""
+        try:
+            screen = self.screen
+        except Exception:  # no screen yet
+            return False
+        if not getattr(screen, "RAISED", False):
+            return False
+        back = event.key in self._keymap.get("undo", "ctrl+z").split(",")
+        if not back and event.key not in self._keymap.get("redo", "ctrl+y").split(","):
+            return False
+        focused = self.focused
+        if focused is not None and focused.check_consume_key(event.key, event.character):
+            return False
+        if any(b.key_to_bindings.get(event.key) for _node, b in screen._modal_binding_chain):
+            return False
+        screen.dismiss()
+        self._step(back)
+        return True
 
     def dialog_settled(self, dialog: Screen) -> None:
         """A dialog has done what enter or escape asked: let the held keys go."""

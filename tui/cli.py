@@ -158,6 +158,8 @@ def _view_args(v: argparse.ArgumentParser) -> None:
     v.add_argument("file", type=Path)
 
 
+# in the environment of each view `fracas serve` starts: the view ends when its parent, the server, does
+SERVED = "FRACAS_SERVED"
 MAX_VIEWERS = 8  # browsers `fracas serve` lets watch at once (tui/serve.py counts them)
 MAX_VIEWERS_LIMIT = 64  # the most --max-viewers takes: each viewer is a ~40 MB process
 
@@ -311,7 +313,7 @@ def _view(args: argparse.Namespace) -> int:
         return 1
     from tui.view import ViewApp  # start-up: each subcommand loads only its own modules
 
-    app = ViewApp(args.file)
+    app = ViewApp(args.file, end_with_parent=os.environ.get(SERVED) == "1")
     app.run()
     return int(app.return_code or 0)
 
@@ -336,8 +338,6 @@ def serve_url(host: str, port: int) -> str:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    import shlex
-
     found = _find(str(args.file))
     if found is None:
         return 1
@@ -353,13 +353,15 @@ def _serve(args: argparse.Namespace) -> int:
         _say(f"--max-viewers takes 1 to {MAX_VIEWERS_LIMIT}, not {args.max_viewers}")
         return 2
     try:
-        from tui.serve import CappedServer  # start-up: each subcommand loads only its own modules
+        from tui.serve import CappedServer, view_command  # start-up: each subcommand loads only its own modules
     except ImportError:
         _say("fracas serve needs the textual-serve package: pip install textual-serve")
         return 1
     path = args.file.resolve()
-    # each browser that connects gets its own process of this command: the read-only view
-    command = shlex.join([sys.executable, "-m", "tui.cli", "view", str(path)])
+    # each browser that connects gets its own process of this command: the read-only view, which
+    # ends with the server however the server ends (tui/view.py ViewApp: its parent gone)
+    os.environ[SERVED] = "1"  # (textual-serve gives each view the server's environment)
+    command = view_command([sys.executable, "-m", "tui.cli", "view", str(path)])
     url = serve_url(args.host, args.port)
     print(
         terminal_safe(

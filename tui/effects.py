@@ -94,6 +94,7 @@ class KeptEndedDialog(Dialog):
 
     OK = "End them"
     HINT = "enter: end the ticked ones · space: tick · esc: keep them all"
+    RAISED = True
 
     def __init__(self, items: Sequence[KeptUp]) -> None:
         super().__init__()

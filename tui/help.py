@@ -10,6 +10,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from engine import get_ruleset
+from engine.ruleset import Ruleset
+from engine.state import Fight
 from tui.actions import ACTIONS
 from tui.config import default_path
 from tui.rows import OTHER_IDS
@@ -19,6 +21,21 @@ from tui.rulesets import get_ui
 def _key_names(keys: str) -> str:
     names = {"question_mark": "?", "space": "space", "delete": "del"}
     return ", ".join(names.get(k.strip(), k.strip()) for k in keys.split(","))
+
+
+def turn_legend(f: Fight, rs: Ruleset) -> str:
+    """What the marks of the tracker's turn cell mean: the ruleset's own words, else each mark of
+    the fight's combatants with its item's name, as the engine gives them ("A Action, R Reaction")."""
+    if rs.turn_legend:
+        return rs.turn_legend
+    named: dict[str, str] = {}
+    for c in f.combatants:
+        for item in rs.economy_items(f, c.id):
+            if item.row and item.mark and item.name:
+                named.setdefault(item.mark, item.name)
+    if not named:
+        return "What each combatant may still do this turn."
+    return ", ".join(f"{mark} {name}" for mark, name in named.items()) + " (bright while still to use, dim when spent)."
 
 
 class HelpScreen(ModalScreen[None]):
@@ -76,6 +93,8 @@ class HelpScreen(ModalScreen[None]):
             rs = get_ruleset(session.state.ruleset)
             t.append(f"\n{rs.title}\n", style="bold underline")
             t.append(f"  {rs.summary}\n")
+            t.append("\nThe tracker's turn column (Turn, Acts)\n", style="bold underline")
+            t.append(f"  {turn_legend(session.state, rs)}\n")
             if rs.conditions:
                 t.append("\nConditions\n", style="bold underline")
                 for name, desc in rs.conditions.items():

@@ -52,6 +52,9 @@ LEGENDARY = "Legendary actions"  # engine.library.abilities.LEGENDARY, read with
 class MainScreen(FightAccess, Screen[None]):
     BINDINGS = bindings()
     AUTO_FOCUS = "#tracker"
+    # tab moves the focus as the key is read (FracasApp._move_focus_now), so the arrows typed after it
+    # (priority bindings of the tracker and the panes) act on the pane it went to
+    TAB_AT_ONCE = True
     # The screen's own background is never seen (header, body and footer cover it), yet Textual
     # renders it again, every line, whenever the screen is refreshed as a whole: on every return
     # from a dialog. Blank strips in the screen's style are the same cells, much cheaper.

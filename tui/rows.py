@@ -320,7 +320,15 @@ GENERIC: tuple[Action, ...] = (
         show=False,
         selection=True,
     ),
-    Action("end_fight", None, "end_fight", "End", "End the fight", "Mark the fight as over", enabled=live),
+    Action(
+        "end_fight",
+        "E",
+        "end_fight",
+        "End",
+        "End the fight",
+        "Mark the fight as over (shift+e: never pressed by a slip; undo takes it back)",
+        enabled=live,
+    ),
     Action(
         "party",
         "A",

@@ -26,12 +26,23 @@ from textual_serve.server import Server
 log = logging.getLogger("textual-serve")  # textual-serve's own log: the lines the server prints
 
 REFUSED_HOLD = 600.0  # seconds a refused browser keeps its message before the socket closes
+STOP_WAIT = 15.0  # seconds a stopping server gives its views to quit before it goes anyway
 WS_TRY_AGAIN_LATER = 1013  # the websocket close code for "the server is full for now"
 
 
 def full_message(cap: int) -> str:
     viewers = "viewer" if cap == 1 else "viewers"
     return f"Fracas: this view already has {cap} {viewers}; ask the GM to raise --max-viewers"
+
+
+def view_command(argv: list[str]) -> str:
+    """The shell command textual-serve runs for each browser: on POSIX the shell execs the view, so
+    the view is the server's child (a shell in between outlived the server with the view under it)."""
+    import os
+    import shlex
+
+    command = shlex.join(argv)
+    return f"exec {command}" if os.name == "posix" else command
 
 
 def _full_page(cap: int) -> str:
@@ -50,6 +61,7 @@ class CappedServer(Server):
         super().__init__(command, **kwargs)
         self.max_viewers = max_viewers
         self.viewers = 0  # live views: websockets accepted whose view process has not ended yet
+        self._sockets: set[asyncio.Task[Any]] = set()  # the websockets' handlers still running
 
     def full(self) -> bool:
         return self.viewers >= self.max_viewers
@@ -61,16 +73,35 @@ class CappedServer(Server):
         return await super().handle_index(request)
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
-        # no await between the test and the count: two browsers cannot both take the last seat
-        if self.full():
-            self._refused(request, "websocket")
-            return await self._refuse(request)
-        self.viewers += 1
+        task = asyncio.current_task()
+        if task is not None:
+            self._sockets.add(task)
         try:
-            # returns once the browser has gone and its view process has ended
-            return await super().handle_websocket(request)
+            # no await between the test and the count: two browsers cannot both take the last seat
+            if self.full():
+                self._refused(request, "websocket")
+                return await self._refuse(request)
+            self.viewers += 1
+            try:
+                # returns once the browser has gone and its view process has ended
+                return await super().handle_websocket(request)
+            finally:
+                self.viewers -= 1
         finally:
-            self.viewers -= 1
+            self._sockets.discard(task)  # type: ignore[arg-type]
+
+    async def on_shutdown(self, app: web.Application) -> None:
+        """Stopped (Ctrl+C, SIGTERM): each browser's handler is cancelled, which is textual-serve's
+        own way out: it tells its view process to quit and waits for it to end. Left alone, aiohttp
+        waited a minute for the open websockets before it cancelled them, and a second Ctrl+C then
+        left the views running without a server."""
+        await super().on_shutdown(app)
+        live = [task for task in self._sockets if not task.done()]
+        for task in live:
+            task.cancel()
+        if live:
+            log.info("stopping %d view(s)", len(live))
+            await asyncio.wait(live, timeout=STOP_WAIT)
 
     def _refused(self, request: web.Request, what: str) -> None:
         log.info("%s from %s refused: %d viewers already (--max-viewers)", what, request.remote, self.viewers)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -360,9 +361,12 @@ class ViewApp(App[None]):
     BINDINGS = [Binding("q", "quit", "Quit"), Binding("ctrl+c", "quit", "Quit", show=False)]
     ENABLE_COMMAND_PALETTE = False  # nothing to command: the view is read-only
 
-    def __init__(self, path: Path, poll: float = POLL_SECONDS) -> None:
+    def __init__(self, path: Path, poll: float = POLL_SECONDS, *, end_with_parent: bool = False) -> None:
         super().__init__()
         self.path = Path(path)
+        # a view `fracas serve` started ends once the server has: it is then no longer our parent
+        # (a view left behind kept the file open, a process of its own under PID 1)
+        self._served_by = os.getppid() if end_with_parent else 0
         self.poll_seconds = poll
         self.follower: Follower | None = None
         self.shown_cursor = -1  # the history node on screen (tests wait for it)
@@ -391,6 +395,9 @@ class ViewApp(App[None]):
         self.set_timer(0.5, gc_policy.restore)  # painted: Python's own collector (tui/gc_policy.py)
 
     def tick(self) -> None:
+        if self._served_by and os.getppid() != self._served_by:
+            self.exit()
+            return
         if self.follower is not None and self.follower.poll():
             self.redraw()
 

@@ -155,13 +155,16 @@ class Tracker(ScrollView, can_focus=True):
         + ROLE_CSS
         + "}"
     )
+    # priority, as the main screen's own keys: a binding that is not runs only once its key has
+    # climbed back up to the app, a few messages later, and the keys typed after it ran first ("down d"
+    # in one burst damaged the row the cursor left). The screen's keys still come first.
     BINDINGS = [
-        Binding("up,k", "cursor(-1)", "Up", show=False, id="up"),
-        Binding("down,j", "cursor(1)", "Down", show=False, id="down"),
-        Binding("pageup", "cursor(-10)", "Page up", show=False, id="page_up"),
-        Binding("pagedown", "cursor(10)", "Page down", show=False, id="page_down"),
-        Binding("home", "cursor(-100000)", "First", show=False, id="first"),
-        Binding("end", "cursor(100000)", "Last", show=False, id="last"),
+        Binding("up,k", "cursor(-1)", "Up", show=False, id="up", priority=True),
+        Binding("down,j", "cursor(1)", "Down", show=False, id="down", priority=True),
+        Binding("pageup", "cursor(-10)", "Page up", show=False, id="page_up", priority=True),
+        Binding("pagedown", "cursor(10)", "Page down", show=False, id="page_down", priority=True),
+        Binding("home", "cursor(-100000)", "First", show=False, id="first", priority=True),
+        Binding("end", "cursor(100000)", "Last", show=False, id="last", priority=True),
     ]
 
     class Selected(Message):
@@ -396,13 +399,13 @@ class Lines(Widget, can_focus=True):
     """
 
     FOLLOW = False
-    BINDINGS = [
-        Binding("up,k", "scroll_by(-1)", "Up", show=False, id="scroll_up"),
-        Binding("down,j", "scroll_by(1)", "Down", show=False, id="scroll_down"),
-        Binding("pageup", "scroll_by(-10)", "Page up", show=False, id="scroll_page_up"),
-        Binding("pagedown", "scroll_by(10)", "Page down", show=False, id="scroll_page_down"),
-        Binding("home", "scroll_by(-1000000)", "Top", show=False, id="scroll_top"),
-        Binding("end", "scroll_by(1000000)", "Bottom", show=False, id="scroll_bottom"),
+    BINDINGS = [  # priority, as the tracker's: in the order typed with the main screen's keys
+        Binding("up,k", "scroll_by(-1)", "Up", show=False, id="scroll_up", priority=True),
+        Binding("down,j", "scroll_by(1)", "Down", show=False, id="scroll_down", priority=True),
+        Binding("pageup", "scroll_by(-10)", "Page up", show=False, id="scroll_page_up", priority=True),
+        Binding("pagedown", "scroll_by(10)", "Page down", show=False, id="scroll_page_down", priority=True),
+        Binding("home", "scroll_by(-1000000)", "Top", show=False, id="scroll_top", priority=True),
+        Binding("end", "scroll_by(1000000)", "Bottom", show=False, id="scroll_bottom", priority=True),
     ]
 
     def __init__(self, *, id: str | None = None) -> None:

@@ -38,7 +38,7 @@ def readme_example() -> str:
     return "\n".join(line[4:] for line in m.group(1).splitlines()) + "\n"
 
 
-# The README's example gives `end_fight`, an action with no key, a key: every action has a binding
+# The README's example gives `party_back`, an action with no key, a key: every action has a binding
 # (a keyless one under a placeholder key no terminal sends), so the settings take its id.
 def test_the_readmes_example_applies_as_it_stands(tmp_path: Path) -> None:
     example = readme_example()

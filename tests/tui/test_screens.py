@@ -35,7 +35,7 @@ async def test_palette_runs_actions_and_jumps_to_a_combatant(tmp_path: Path) -> 
         await type_text(pilot, "5")
         await pilot.press("enter")
         assert of(s, "Bandit Captain").hp == 40
-        # palette-only: end the fight
+        # from the palette too (E is its key)
         await pilot.press("ctrl+p")
         await type_text(pilot, "end the fight")
         await pilot.pause()

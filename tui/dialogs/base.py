@@ -125,6 +125,9 @@ class Dialog(FightAccess, ModalScreen[None]):
     # keys typed after enter or escape are held by the app until this dialog has applied, refused or
     # closed (FracasApp.on_event): they belong to whatever is on screen then
     HOLDS_KEYS = True
+    # a prompt the fight raised, not one the GM opened (an owed save): undo and redo close it and step
+    # (FracasApp._step_from_prompt)
+    RAISED = False
 
     def __init__(self, who: str = "") -> None:
         super().__init__()

@@ -84,6 +84,10 @@ class Cosmere(Ruleset):
     clock_type = CosmereClock
     title = "Cosmere"
     summary = "Fast (2 actions) or slow (3 actions) turns; fast PCs, fast NPCs, slow PCs, slow NPCs."
+    turn_legend = (
+        "··· the actions its turn will have (2 fast, 3 slow; undecided counts 3), ●○ on its turn (● left,"
+        " ○ spent), — its turn is taken; R reaction (bright while still to use, dim when spent)."
+    )
     stats = (
         StatSpec("hp", "Health", 10, 0, 9999),
         StatSpec("focus", "Focus", 3, 0, 99),

@@ -93,6 +93,10 @@ class D20(Ruleset):
     clock_type = D20Clock
     title = "d20"
     summary = "d20 + Dex initiative; move, action, bonus action, Gambit; one reaction a round."
+    turn_legend = (
+        "A action, B bonus action, M move, R reaction (each bright while it is still to use, dim when"
+        " spent or not possible now)."
+    )
     stats = (
         StatSpec("hp", "Hit points", 10, 0, 9999),
         StatSpec("ac", "Armor Class", 12, 0, 60),

@@ -104,6 +104,10 @@ class NinePhase(Ruleset):
     phases = PHASES
     title = "Nine-phase"
     summary = "Nine phases a round; 3 actions and 1 reaction a round; Master Actions; channels."
+    turn_legend = (
+        "●○ the round's 3 actions (● left, ○ spent), R reaction, M Master Action (bright while still to"
+        " use, dim when spent or not possible now)."
+    )
     stats = (
         StatSpec("hp", "Hit points", 10, 0, 9999),
         StatSpec("grit", "Grit", 5, 0, 9999),

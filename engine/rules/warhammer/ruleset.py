@@ -83,6 +83,10 @@ class Warhammer(Ruleset):
     clock_type = WarhammerClock
     title = "Warhammer"
     summary = "d100 Initiative test, act by SL (ties to Agility); Fortune picks a slot; reactions."
+    turn_legend = (
+        "A action (on its turn), R1 reactions left, P1 bonus parries left, D1 defensive (bright while"
+        " still to use, dim when spent or not possible now)."
+    )
     stats = (
         StatSpec("wounds", "Wounds", 10, 0, 999),
         StatSpec("ws", "Weapon Skill", 30, 0, 200),

@@ -704,6 +704,7 @@ class OwedRollDialog(Dialog):
 
     OK = "Settle"
     HINT = "enter: settle · esc: later (it stays owed) · tab: next field"
+    RAISED = True
 
     def __init__(self, who: str, due: Due) -> None:
         super().__init__(who)
