@@ -69,12 +69,42 @@ def _rows(infos: list[SaveInfo]) -> list[tuple[str, ...]]:
     return [tuple(printable(c) for c in r) for r in rows]
 
 
-def _table(sections: list[list[tuple[str, ...]]]) -> list[list[str]]:
-    """The sections' rows as aligned lines, one set of column widths for all of them."""
+MIN_FILE = 20  # the file column is not elided below this; the fight's name gives way first
+MIN_FIGHT = 16
+
+
+def _elide(text: str, width: int) -> str:
+    """`text` in `width` characters, cut from the middle (a file's end, ".fracas", stays)."""
+    if len(text) <= width:
+        return text
+    tail = min(len(text) // 2, max(8, width // 2))
+    return text[: max(0, width - tail - 1)] + "…" + text[-tail:]
+
+
+def _width() -> int:
+    """The terminal's columns when the list goes to one (or COLUMNS says); 0: no limit (a pipe)."""
+    import os
+    import shutil
+
+    if not (sys.stdout.isatty() or os.environ.get("COLUMNS")):
+        return 0
+    return shutil.get_terminal_size((80, 24)).columns
+
+
+def _table(sections: list[list[tuple[str, ...]]], width: int = 0) -> list[list[str]]:
+    """The sections' rows as aligned lines, one set of column widths for all of them; with `width`,
+    lines that fit it: the file names cut from the middle (no shorter than MIN_FILE), then the
+    fights' names, rather than a line the terminal wraps under the date column."""
     every = [r for rows in sections for r in rows]
-    widths = [max(len(r[k]) for r in every) for k in range(4)]
+    widths = [max(len(r[k]) for r in every) for k in range(5)]
+    if width:
+        room = width - 1 - sum(widths[:4]) - 8  # (a line as wide as the terminal wraps in some)
+        if room < MIN_FILE:
+            widths[3] = max(MIN_FIGHT, widths[3] - (MIN_FILE - room))
+            room = width - 1 - sum(widths[:4]) - 8
+        widths[4] = max(MIN_FILE, room)
     return [
-        [("  ".join(c.ljust(w) for c, w in zip(r[:4], widths, strict=True)) + "  " + r[4]).rstrip() for r in rows]
+        ["  ".join(_elide(c, w).ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
         for rows in sections
     ]
 
@@ -93,14 +123,14 @@ def cmd_list(args: argparse.Namespace) -> int:
             _out(f"The trash is empty ({printable(str(folder / TRASH_DIR))}).\n")
             return 0
         head = [("Last played", "Rules", "Round", "Fight", "File")]
-        lines = _table([head + _rows(binned)])[0]
+        lines = _table([head + _rows(binned)], _width())[0]
         _out("\n".join(lines) + f"\n\n{len(binned)} in the trash, {printable(str(folder / TRASH_DIR))}"
              " (fracas restore NAME puts one back)\n")
         return 0
     infos, demos, binned = list_saves(folder), list_demos(folder), list_trash(folder)
     head = [("Last played", "Rules", "Round", "Fight", "File")]
     sections = [head + _rows(infos)] + ([_rows(demos)] if demos else [])
-    lines = _table(sections)
+    lines = _table(sections, _width())
     text = "\n".join(lines[0]) + "\n" if infos else f"No saved fights in {where}.\n"
     if demos:
         text += "\nDemo copies (one per ruleset, replaced when that demo starts again; rename one to keep it):\n"

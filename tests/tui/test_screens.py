@@ -51,7 +51,7 @@ async def test_help_lists_keys_and_conditions(tmp_path: Path) -> None:
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         text = str(app.screen.query_one("Static").render())
-        assert "ctrl+z" in text and "[id damage]" in text and "Prone:" in text
+        assert "ctrl+z" in text and "damage (d)" in text and "Prone:" in text
         await pilot.press("escape")
         assert isinstance(app.screen, MainScreen)
 
