@@ -2,7 +2,9 @@
 
 Every word of the query must match the name or the type: an exact name first, then a name that
 starts with it, a word of the name that does, the name containing it, the type, and last the
-letters of the word in order within the name ("gbln" finds Goblin). Keys are lower-cased once per
+letters of the word in order within the name, entering each word of the name it uses at that word's
+first letter ("gbln" finds Goblin, "gbhx" Goblin Hexer; "gob" finds neither Gelatinous Cube nor
+Ogre Zombie, whose g, o and b are scattered mid-word). Keys are lower-cased once per
 Entry and each test is one scan in C, so a keystroke over a few thousand entries takes milliseconds.
 """
 
@@ -56,11 +58,22 @@ def _word_score(word: str, spaced: str, name: str, typ: str, letters: re.Pattern
     return None
 
 
+# between two letters of an abbreviation: more of the same word, or the rest of it and whole words,
+# the next letter then starting a word
+_GAP = r"(?:[^ ]*?|[^ ]* (?:[^ ]* )*?)"
+
+
+def _letters(word: str) -> re.Pattern[str] | None:
+    """The letters of `word` in order, the first starting a word of the name: "gbln" finds goblin."""
+    if len(word) < 2:
+        return None
+    return re.compile(" " + _GAP.join(map(re.escape, word)))
+
+
 def search(entries: Iterable[Entry], query: str, limit: int | None = 50) -> list[Entry]:
     """The entries matching `query`, best first (ties by name); every entry, by name, for ""."""
     words = query.casefold().split()
-    # the letters of a word in order, anything between: "gbln" finds goblin
-    probes = [(w, " " + w, re.compile(".*?".join(map(re.escape, w))) if len(w) > 1 else None) for w in words]
+    probes = [(w, " " + w, _letters(w)) for w in words]
     ranked: list[tuple[int, str, Entry]] = []
     for e in entries:
         total = 0

@@ -317,7 +317,7 @@ class AddDialog(_CombatantForm):
             kind = L.kind_of(sb)
             t = literal(sb.name, "bold")
             dice = kind.health_dice(sb)
-            bits = [sb.type, f"{kind.health(sb)} health" + (f" ({dice})" if dice else ""), e.origin]
+            bits = [sb.type, f"{kind.health(sb)} health" + (f" ({dice})" if dice else ""), self._origin(e)]
             t.append_text(literal("  " + " · ".join(b for b in bits if b), "dim"))
             options.append(Option(t, id=f"lib-{i}"))
         if query:
@@ -327,6 +327,20 @@ class AddDialog(_CombatantForm):
         first_is_it = bool(self._shown) and _word_prefixes(query, self._shown[0].statblock.name)
         ol.highlighted = (0 if first_is_it else len(options) - 1) if options else None
         self._note()
+
+    def _origin(self, e: Any) -> str:
+        """Where a listed entry comes from: the starter bestiary, or the GM's library (the import it
+        came in by, if any), which takes the place of a starter entry of the same name: said so."""
+        if e.origin != "user":
+            return str(e.origin)
+        sb = e.statblock
+        mine = f"imported ({clean(sb.source)})" if sb.source else "your library"
+        if not hasattr(self, "_starter_keys"):
+            try:
+                self._starter_keys = {L.Entry(x).name_key for x in L.starter(self.fight.ruleset)}
+            except RuleError:
+                self._starter_keys = set()
+        return mine + (", in place of the starter one" if e.name_key in self._starter_keys else "")
 
     def _picked(self) -> Any | None:
         """The library entry enter would add (None: a new combatant, as typed)."""
