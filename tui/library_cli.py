@@ -50,7 +50,7 @@ def add_parsers(sub: Any) -> None:
     pl.add_argument("--json", action="store_true")
     ps = psub.add_parser("show", help="one PC: statblock and where it stands")
     ps.add_argument("name")
-    ps.add_argument("--rules", required=True)
+    ps.add_argument("--rules", default="", help="the ruleset (needed only when the name is in several parties)")
     ps.add_argument("--json", action="store_true")
     pi = psub.add_parser("import", help="import PCs (Improved Initiative players, Foundry characters)")
     pi.add_argument("file", type=Path)
@@ -239,13 +239,30 @@ def _party_list(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 0
 
 
+def _party_member(name: str, rules: str, folder: Path | None) -> tuple[str, S.Member]:
+    """The PC of that name: in the party of `rules`, or without it in whichever party holds it (a
+    name in several needs --rules, said in one line)."""
+    low = name_key(name)
+    found: list[tuple[str, S.Member]] = []
+    problems: list[str] = []
+    for rid in _rules(rules):
+        members, problem = S.read_party_usable(rid, folder)
+        if problem:
+            problems.append(problem)
+        found += [(rid, m) for m in members if name_key(m.name) == low]
+    if len(found) > 1:
+        rulesets = ", ".join(rid for rid, _ in found)
+        raise RuleError(f"{name!r} is in the {rulesets} parties: say which with --rules ({rulesets})")
+    if not found:
+        where = f"the {rules} party" if rules else "any party"
+        if rules and problems:
+            raise RuleError(problems[0])
+        raise RuleError(f"No PC called {name!r} in {where}." + (f" ({problems[0]})" if problems else ""))
+    return found[0]
+
+
 def _party_show(args: argparse.Namespace, out: TextIO) -> int:
-    rid = _rules(args.rules)[0]
-    low = name_key(args.name)
-    members, problem = S.read_party_usable(rid, args.dir)
-    member = next((m for m in members if name_key(m.name) == low), None)
-    if member is None:
-        raise RuleError(problem or f"No PC called {args.name!r} in the {rid} party.")
+    rid, member = _party_member(args.name, args.rules, args.dir)
     if args.json:
         _say(out, _json({"rules": rid, **L.to_table(member.statblock), "now": msgspec.to_builtins(member.now)}))
         return 0

@@ -83,7 +83,11 @@ class PartyAddDialog(Dialog):
             yield Static(literal(problem), classes="wide-label")
         if not members and not problem:
             where = S.party_path(self.fight.ruleset)
-            note = f"No party yet: `fracas party import FILE`, or write [[pc]] tables in {where}."
+            note = (
+                f"No party yet: `fracas party import FILE`, or write [[pc]] tables in {where}. Or add the"
+                " PCs by hand (a, kind PC), and after the fight Write the party back (ctrl+p): it adds"
+                " hand-made PCs to the roster."
+            )
             yield Static(literal(note), classes="wide-label")
         for i, m in enumerate(members):
             here = in_fight(self.fight, m.name)

@@ -25,7 +25,8 @@ def run(data: Any, rules: str = "") -> ImportResult:
         if module.recognise(data):
             result = module.convert(data)
             if rules and result.ruleset != rules:
-                raise ImportProblem(f"this is a {result.format} file for {result.ruleset}, not {rules}")
+                article = "an" if result.format[:1].lower() in "aeiou" else "a"
+                raise ImportProblem(f"this is {article} {result.format} file for {result.ruleset}, not {rules}")
             return result
     raise ImportProblem(
         "not a format Fracas imports (Improved Initiative, 5e SRD API, Foundry cosmere-rpg or wfrp4e actors)"
