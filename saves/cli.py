@@ -82,11 +82,11 @@ def _elide(text: str, width: int) -> str:
 
 
 def _width() -> int:
-    """The terminal's columns when the list goes to one (or COLUMNS says); 0: no limit (a pipe)."""
-    import os
+    """The terminal's columns (COLUMNS, else its size) when the list goes to one; 0: no limit (a
+    pipe or a file keeps the names whole)."""
     import shutil
 
-    if not (sys.stdout.isatty() or os.environ.get("COLUMNS")):
+    if not sys.stdout.isatty():
         return 0
     return shutil.get_terminal_size((80, 24)).columns
 

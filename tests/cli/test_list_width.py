@@ -34,6 +34,7 @@ def test_list_fits_80_columns(
     monkeypatch.setenv("FRACAS_DATA_DIR", str(tmp_path))
     monkeypatch.setenv("COLUMNS", "80")
     _saves(tmp_path)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)  # as on an 80-column terminal
     assert cli.main(["list"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert all(len(line) < 80 for line in lines), "\n".join(lines)
@@ -46,6 +47,7 @@ def test_list_fits_80_columns(
 def test_list_piped_keeps_the_names_whole(tmp_path: Path) -> None:
     files = _saves(tmp_path)
     env = {"FRACAS_DATA_DIR": str(tmp_path), "FRACAS_CONFIG_DIR": str(tmp_path / "c"), "PATH": "/usr/bin:/bin"}
+    env["COLUMNS"] = "80"  # (a pipe all the same: whole names)
     out = subprocess.run(
         [sys.executable, "-m", "tui.cli", "list"], cwd=ROOT, env=env, capture_output=True, text=True, check=True
     ).stdout
