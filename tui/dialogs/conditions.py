@@ -136,9 +136,10 @@ class ConditionDialog(Dialog):
         yield row("Condition", field(placeholder="type to search, or a new name", id="search", kind=CatalogSearch))
         yield OptionList(id="catalog")
         yield row("Duration", Choice([(DURATION_LABELS[k], k) for k in self._kinds()], id="kind"))
-        current = f.current or self.who
-        yield row("Whose turn", Choice(combatant_options(f), current, id="whose"), id="row-whose")
+        # the count first: "2 turns" is what the GM changes, whose turn rarely (README's recipe)
         yield row("How many turns", field("1", id="count", number=True), id="row-count")
+        # counted on the turns of the one getting it (the README's recipe), not whoever is acting
+        yield row("Whose turn", Choice(combatant_options(f), self.who, id="whose"), id="row-whose")
         yield row("Round", field(str(max(1, f.round)), id="round", number=True), id="row-round")
         yield row("Phase (1-9)", field(str(max(1, f.phase)), id="phase", number=True), id="row-phase")
         yield row("Rounds", field("1", id="rounds", number=True), id="row-rounds")
