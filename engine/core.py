@@ -414,6 +414,15 @@ def _add_condition(rs: Ruleset, f: Fight, cmd: C.AddCondition, ev: Events) -> Fi
                 raise RuleError(f"{c.name} is immune to {canonical} (its statblock says so); give it anyway?")
     # the note as given: apply's limits (engine/limits.py) checked it as _text would
     cond = Condition(canonical, cmd.level, duration, cmd.source, cmd.note, cmd.dice, cmd.dc)
+    earlier = c.condition(canonical)
+    if earlier is not None and outlasts(f, earlier.duration, duration):
+        # the same condition again (another source): the longer stands whole, with its source and
+        # what keeps it up (docs/conditions.md); a shorter one is said, not silently dropped
+        longer = duration_text(f, earlier.duration) or "until removed"
+        shorter = duration_text(f, duration)
+        why = f"{c.name} stays {canonical} ({longer}): the new one ({shorter}) would end sooner"
+        ev.append(E.Info(why + "; end it with x first to shorten it", c.id))
+        return f
     kept = tuple([x for x in c.conditions if x.name.lower() != low])  # `low` is canonical's too
     new = replace(c, conditions=kept + (cond,))
     f = put(f, new)
@@ -423,6 +432,42 @@ def _add_condition(rs: Ruleset, f: Fight, cmd: C.AddCondition, ev: Events) -> Fi
     # "Orc is Prone", but "Orc has Exhaustion (level 3)": a condition with levels is had, not been
     ev.append(E.ConditionAdded(c.id, c.name, canonical, detail, "has" if cmd.level > 1 else ""))
     return rs.condition_added(f, new, cond, ev)
+
+
+# where in a round a duration's end falls, after every turn's start and end: the end of the round
+ROUND_END = 1 << 30
+
+
+def ends_at(f: Fight, d: Duration) -> tuple[int, int] | None:
+    """When `d` ends, as a point two durations of one fight compare by: (rounds from now, its place
+    in that round); None: never by itself (until removed, or a kind not counted here). A turn's
+    place is its slot in the order where the ruleset keeps one (else the round's start: Cosmere's
+    phases are chosen each round), its start before its end; whether this round's turn of the one
+    it watches is still to come is read from whose turn it is and who has acted."""
+    if d.kind == "round_end":
+        return d.round - f.round, ROUND_END
+    if d.kind == "phase_end":
+        return d.round - f.round, d.phase
+    if d.kind not in ("turn_start", "turn_end"):
+        return None
+    w = f.find(d.who)
+    end = d.kind == "turn_end"
+    slot = 2 * (f.order.index(d.who) if d.who in f.order else 0) + end
+    if not f.started or w is None:
+        ahead = True
+    elif f.current == d.who:
+        ahead = end  # its turn is under way: its start is behind, its end ahead
+    else:
+        ahead = not w.economy.done
+    return (0 if ahead else 1) + max(1, d.count) - 1, slot
+
+
+def outlasts(f: Fight, a: Duration, b: Duration) -> bool:
+    """Whether `a` ends strictly later than `b` (until removed outlasts any end)."""
+    ea, eb = ends_at(f, a), ends_at(f, b)
+    if ea is None:
+        return eb is not None
+    return eb is not None and ea > eb
 
 
 def duration_text(f: Fight, d: Duration) -> str:
