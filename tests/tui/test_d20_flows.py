@@ -154,6 +154,9 @@ async def test_custom_condition_and_removing_it(tmp_path: Path) -> None:
         await select(pilot, "Bandit 2")
         await pilot.press("c")
         await type_text(pilot, "Hexed")
+        await pilot.press("enter")  # a name of its own: asked once
+        assert dialog_error(pilot) == "New condition 'Hexed'? enter again to make it"
+        assert not of(s, "Bandit 2").has("Hexed")
         await pilot.press("enter")
         assert of(s, "Bandit 2").has("Hexed")
         assert "Custom condition" in (await pane_text(pilot, "conditions"))
