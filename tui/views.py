@@ -487,10 +487,17 @@ def ends_in(f: Fight, cond: Condition) -> tuple[int, str] | None:
 
 def countdown(f: Fight, cond: Condition) -> str:
     """What is left of a condition in a few characters, for the tracker's badge: "2t" (its second
-    coming turn start or end ends it), "1r" (the end of this round), "5p" (phases, this one counted);
-    "" until removed. The words are `remaining`'s (the sheet, the players' view)."""
+    coming turn start or end ends it), "1r" (the end of this round), "5p" (phases, this one counted),
+    "3r" for a phase of a later round (it ends in the third round, this one counted); "" until
+    removed. The words are `remaining`'s (the sheet, the players' view)."""
     left = ends_in(f, cond)
-    return "" if left is None else f"{left[0]}{left[1][0]}"
+    if left is None:
+        return ""
+    d = cond.duration
+    if left[1] == "phase" and d.round > f.round:
+        # a later round's phase: the rounds, this one counted ("19p" says less than "3r")
+        return f"{d.round - f.round + 1}r"
+    return f"{left[0]}{left[1][0]}"
 
 
 def remaining(f: Fight, cond: Condition) -> str:

@@ -36,6 +36,9 @@ def test_countdown_counts_turns_rounds_and_phases_the_current_one_counted() -> N
     n, _ = apply(n, C.AddCombatant("Orc", stats=(("hp", 10),)))
     n, _ = apply(n, C.StartFight())
     assert countdown(n, Condition("Dazed", duration=Duration("phase_end", round=n.round, phase=n.phase + 4))) == "5p"
+    # a phase of a later round: the round it ends in, this one counted
+    later = Condition("Dazed", duration=Duration("phase_end", round=n.round + 2, phase=n.phase))
+    assert countdown(n, later) == "3r" and "(18 more phases)" in remaining(n, later)
 
 
 def test_a_turn_end_counted_during_that_turn_is_the_current_turn() -> None:
