@@ -231,22 +231,22 @@ def _edit(rs: Ruleset, f: Fight, cmd: C.EditCombatant, ev: Events) -> Fight:
             changes.append(f"renamed from {c.name}")  # the line is headed by the new name
             new = replace(new, name=name)
     if cmd.kind is not None and cmd.kind != c.kind:
-        changes.append(f"now a {cmd.kind.upper()}")
+        changes.append(f"now {'an' if cmd.kind == 'npc' else 'a'} {cmd.kind.upper()}")
         new = replace(new, kind=cmd.kind)
     if cmd.side is not None and cmd.side != c.side:
-        changes.append(f"side {cmd.side}")
+        changes.append(f"now on the {cmd.side} side")
         new = replace(new, side=cmd.side)
     if cmd.stats is not None:
         merged = dict(c.stats)
         merged.update(dict(cmd.stats))
         stats = rs.full_stats(tuple(merged.items()))
         if stats != c.stats:
-            changes.append(", ".join(f"{k} {v}" for k, v in cmd.stats))
+            changes.append(", ".join(f"{stat_label(rs, k)} {v}" for k, v in cmd.stats))
             new = rs.restat(new, stats)
     for field in WORD_FIELDS:
         value = getattr(cmd, field)
         if value is not None and _words(value, field.replace("_", " ")) != getattr(c, field):
-            changes.append(f"{field.replace('_', ' ')}: {', '.join(value) or 'none'}")
+            changes.append(_words_changed(field, getattr(c, field), tuple(value)))
             new = replace(new, **{field: tuple(value)})
     if cmd.note is not None and cmd.note != c.note:
         changes.append("note changed")
@@ -258,6 +258,67 @@ def _edit(rs: Ruleset, f: Fight, cmd: C.EditCombatant, ev: Events) -> Fight:
     if cmd.stats is not None and f.started:
         f = rs.reorder(f)
     return f
+
+
+# flags the app and the rulesets act on, as the log says them ("now a minion, hidden from the players")
+FLAG_WORDS = {
+    "hidden": "hidden from the players",
+    "minion": "a minion",
+    "champion": "a champion",
+    "master": "a master",
+    "companion": "a companion",
+}
+WORD_FIELD_WORDS = {
+    "resist": "resistant to",
+    "vulnerable": "vulnerable to",
+    "immune": "immune to",
+    "condition_immune": "immune to the conditions",
+}
+
+
+def _words_changed(field: str, old: tuple[str, ...], new: tuple[str, ...]) -> str:
+    """An edit of a list of words in the GM's words: the flags gained and lost one by one, a
+    resistance list as what it now is."""
+    if field != "flags":
+        return f"{WORD_FIELD_WORDS.get(field, field)} {', '.join(new) or 'nothing'}"
+
+    def said(flag: str) -> str:
+        return FLAG_WORDS.get(flag.casefold(), f"flagged {flag}")
+
+    gained = [said(x) for x in new if x not in old]
+    lost = [said(x) for x in old if x not in new]
+    parts = ([f"now {', '.join(gained)}"] if gained else []) + ([f"no longer {', '.join(lost)}"] if lost else [])
+    return "; ".join(parts) or f"flags in another order: {', '.join(new)}"
+
+
+ABILITY_WORDS = {
+    "str": "Strength",
+    "dex": "Dexterity",
+    "con": "Constitution",
+    "int": "Intelligence",
+    "wis": "Wisdom",
+    "cha": "Charisma",
+}
+# stats a library statblock keeps beyond its ruleset's own (engine/library/): Warhammer's Strength,
+# which a weapon's +SB is worked out from
+EXTRA_STAT_WORDS = {"s": "Strength"}
+
+
+def stat_label(rs: Ruleset, key: str) -> str:
+    """A stat as the GM says it: the ruleset's label, else the words for the ability scores and saves
+    a statblock brings ("wis" Wisdom score, "dex_save" Dexterity save bonus); a stat the GM named
+    (a nine-phase resource) as typed."""
+    for spec in rs.stats:
+        if spec.key == key:
+            return spec.label
+    if key in EXTRA_STAT_WORDS:
+        return EXTRA_STAT_WORDS[key]
+    if key in ABILITY_WORDS:
+        return f"{ABILITY_WORDS[key]} score"
+    ability = key.removesuffix("_save")
+    if ability != key and ability in ABILITY_WORDS:
+        return f"{ABILITY_WORDS[ability]} save bonus"
+    return key
 
 
 def _start(rs: Ruleset, f: Fight, cmd: C.StartFight, ev: Events) -> Fight:
@@ -414,6 +475,13 @@ def _add_condition(rs: Ruleset, f: Fight, cmd: C.AddCondition, ev: Events) -> Fi
                 raise RuleError(f"{c.name} is immune to {canonical} (its statblock says so); give it anyway?")
     # the note as given: apply's limits (engine/limits.py) checked it as _text would
     cond = Condition(canonical, cmd.level, duration, cmd.source, cmd.note, cmd.dice, cmd.dc)
+    earlier = c.condition(canonical)
+    if earlier is not None and outlasts(f, earlier.duration, duration):
+        # the same condition again (another source): the longer stands whole, with its source and
+        # what keeps it up (docs/conditions.md); a shorter one is said, not silently dropped
+        longer = duration_text(f, earlier.duration) or "until removed"
+        ev.append(E.Info(f"{c.name} stays {canonical} ({longer}): the new one would end sooner", c.id))
+        return f
     kept = tuple([x for x in c.conditions if x.name.lower() != low])  # `low` is canonical's too
     new = replace(c, conditions=kept + (cond,))
     f = put(f, new)
@@ -423,6 +491,42 @@ def _add_condition(rs: Ruleset, f: Fight, cmd: C.AddCondition, ev: Events) -> Fi
     # "Orc is Prone", but "Orc has Exhaustion (level 3)": a condition with levels is had, not been
     ev.append(E.ConditionAdded(c.id, c.name, canonical, detail, "has" if cmd.level > 1 else ""))
     return rs.condition_added(f, new, cond, ev)
+
+
+# where in a round a duration's end falls, after every turn's start and end: the end of the round
+ROUND_END = 1 << 30
+
+
+def ends_at(f: Fight, d: Duration) -> tuple[int, int] | None:
+    """When `d` ends, as a point two durations of one fight compare by: (rounds from now, its place
+    in that round); None: never by itself (until removed, or a kind not counted here). A turn's
+    place is its slot in the order where the ruleset keeps one (else the round's start: Cosmere's
+    phases are chosen each round), its start before its end; whether this round's turn of the one
+    it watches is still to come is read from whose turn it is and who has acted."""
+    if d.kind == "round_end":
+        return d.round - f.round, ROUND_END
+    if d.kind == "phase_end":
+        return d.round - f.round, d.phase
+    if d.kind not in ("turn_start", "turn_end"):
+        return None
+    w = f.find(d.who)
+    end = d.kind == "turn_end"
+    slot = 2 * (f.order.index(d.who) if d.who in f.order else 0) + end
+    if not f.started or w is None:
+        ahead = True
+    elif f.current == d.who:
+        ahead = end  # its turn is under way: its start is behind, its end ahead
+    else:
+        ahead = not w.economy.done
+    return (0 if ahead else 1) + max(1, d.count) - 1, slot
+
+
+def outlasts(f: Fight, a: Duration, b: Duration) -> bool:
+    """Whether `a` ends strictly later than `b` (until removed outlasts any end)."""
+    ea, eb = ends_at(f, a), ends_at(f, b)
+    if ea is None:
+        return eb is not None
+    return eb is not None and ea > eb
 
 
 def duration_text(f: Fight, d: Duration) -> str:

@@ -312,7 +312,26 @@ class SettingChanged(Event, tag="setting"):
     value: str
 
     def describe(self) -> str:
-        return f"Setting {self.key} = {self.value}"
+        words = SETTING_WORDS.get((self.key, self.value))
+        return words if words is not None else f"Setting {self.key}: {self.value}"
+
+
+# a fight's settings (engine/core.py SETTINGS) as the log says them, in the GM's words
+SETTING_WORDS = {
+    ("roll_pc", "app"): "Rolls for PCs: the app rolls them",
+    ("roll_pc", "table"): "Rolls for PCs: the table rolls its own dice",
+    ("roll_npc", "app"): "Rolls for NPCs: the app rolls them",
+    ("roll_npc", "table"): "Rolls for NPCs: the table rolls its own dice",
+    ("view_health", "band"): "Players' view: enemies' health as a band (unhurt, hurt, bloodied, down)",
+    ("view_health", "numbers"): "Players' view: enemies' health as numbers",
+    ("view_health", "none"): "Players' view: enemies' health not shown",
+    ("view_rolls", "private"): "Players' view: the rolls for enemies kept private",
+    ("view_rolls", "public"): "Players' view: the rolls for enemies shown",
+    ("add_health", "fixed"): "Adding from the library: each copy's health is the statblock's number",
+    ("add_health", "rolled"): "Adding from the library: each copy's health is rolled from its dice",
+    ("init_typed", "die"): "Initiative typed in: the die rolled (the app adds the bonus)",
+    ("init_typed", "total"): "Initiative typed in: the total the player calls out",
+}
 
 
 class FightEnded(Event, tag="ended"):

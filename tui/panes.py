@@ -10,6 +10,7 @@ from rich.text import Text
 
 from engine import events as E
 from engine.area import sustained_by
+from engine.core import stat_label
 from engine.events import Event, describe
 from engine.ruleset import Ruleset
 from engine.state import Combatant, Fight, Pool
@@ -151,7 +152,8 @@ def _join(t: Text, parts: list[Text]) -> None:
 def _sheet_health(t: Text, f: Fight, rs: Ruleset, c: Combatant, st: Styles) -> None:
     """The name, who it is, whether it is down, its health tracks and its resources."""
     t.append_text(literal(c.name, Style(bold=True) + st.get(c.side, Style())))
-    t.append(f"\n{c.kind.upper()} · {c.side} · {c.id}", style=st["dim"])
+    # who it is, in the GM's words (its id is the app's, never shown)
+    t.append(f"\n{c.kind.upper()} · {c.side}", style=st["dim"])
     if c.down:
         t.append("  ")
         t.append(rs.dropped_state(f, c) if f.started else "at 0", style=st["bad"])
@@ -261,9 +263,8 @@ def _sheet_rest(t: Text, f: Fight, c: Combatant, st: Styles) -> None:
 
 def stat_rows(rs: Ruleset, c: Combatant) -> list[tuple[str, int]]:
     """The stats not already shown as a health track or a resource, with the ruleset's labels."""
-    labels = {s.key: s.label for s in rs.stats}
     pools = {p.key for p in c.health} | {p.key for p in c.resources}
-    return [(labels.get(k, clean(k)), v) for k, v in c.stats if k not in pools]
+    return [(clean(stat_label(rs, k)), v) for k, v in c.stats if k not in pools]
 
 
 def sheet(f: Fight, rs: Ruleset, c: Combatant | None, st: Styles = PLAIN, width: int = 80) -> Text:

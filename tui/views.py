@@ -193,20 +193,30 @@ def name_text(c: Combatant, st: Styles, width: int = 0, zero: ZeroFn = zero_band
     return t
 
 
-def badges(c: Combatant, st: Styles, width: int, phases: int = 0) -> Text:
-    """Condition badges, as many as fit, then "+N"; a channel under way last (`phases`: the
-    ruleset's phases a round, which its phases are counted in)."""
+def badges(c: Combatant, st: Styles, width: int, phases: int = 0, f: Fight | None = None) -> Text:
+    """Condition badges, as many as fit, then "+N", each with its countdown when `f` is given
+    ("Prone 2t", see `countdown`); a channel under way last (`phases`: the ruleset's phases a round,
+    which its phases are counted in)."""
     out = Text(end="")
     conds = c.conditions
     for i, cond in enumerate(conds):
-        label = clean(cond.name) + (f" {cond.level}" if cond.level > 1 else "")
-        if len(label) > 14:
-            label = label[:13] + "…"
+        name = clean(cond.name) + (f" {cond.level}" if cond.level > 1 else "")
+        if len(name) > 14:
+            name = name[:13] + "…"
+        # what is left of it ("Prone 2t"), as the sheet and the players' view say it in words
+        left = countdown(f, cond) if f is not None else ""
+        tail = f" {left}" if left else ""
         more = len(conds) - i - 1
         reserve = len(f" +{more}") if more else 0
-        if i == 0 and len(label) + 2 + reserve > width and width - 2 - reserve >= 3:
-            # the first is always named, shortened to fit, before any "+N" (a bare "+2" says nothing)
-            label = label[: width - 3 - reserve] + "…"
+        label = name + tail
+        if i == 0 and len(label) + 2 + reserve > width:
+            # the first is always named, shortened to fit, before any "+N" (a bare "+2" says nothing);
+            # its name gives way before its countdown, which goes only when three letters would not fit
+            room = width - 2 - reserve - len(tail)
+            if room < 4:
+                tail, room = "", width - 2 - reserve
+            if room >= 3:
+                label = (name if len(name) <= room else name[: room - 1] + "…") + tail
         if out.cell_len + len(label) + 2 + reserve > width:
             out.append(f"+{len(conds) - i}", style=st["dim"])
             break
@@ -369,7 +379,7 @@ def combatant_row(
     if extra is not None:
         t.append_text(extra)
     if badge_w:
-        t.append_text(badges(c, st, badge_w, get_ruleset(f.ruleset).phases))
+        t.append_text(badges(c, st, badge_w, get_ruleset(f.ruleset).phases, f))
     if c.id == f.current:
         # the whole row tinted under its own colours (the badges fill it out to the pane's width)
         t.stylize_before(st["current-row"])
@@ -460,24 +470,55 @@ def tracker_rows(f: Fight, rs: Ruleset, width: int, st: Styles = PLAIN) -> list[
 # --- durations ---------------------------------------------------------------------------------
 
 
+def ends_in(f: Fight, cond: Condition) -> tuple[int, str] | None:
+    """When a condition ends, counted as the GM counts it: (n, unit) where it ends at the n-th coming
+    end (or start) of a turn of the one it watches ("turn"), end of a round ("round") or of a phase
+    ("phase"), the current one counted: 1 round is the end of this round. None: until removed (or a
+    kind this app does not count). The tracker's badge and the words of `remaining` both read it."""
+    d = cond.duration
+    if d.kind in ("turn_start", "turn_end"):
+        return max(1, d.count), "turn"
+    if d.kind == "round_end":
+        return max(1, d.round - f.round + 1), "round"
+    if d.kind == "phase_end":
+        return max(1, (d.round - f.round) * get_ruleset(f.ruleset).phases + d.phase - f.phase + 1), "phase"
+    return None
+
+
+def countdown(f: Fight, cond: Condition) -> str:
+    """What is left of a condition in a few characters, for the tracker's badge: "2t" (its second
+    coming turn start or end ends it), "1r" (the end of this round), "5p" (phases, this one counted),
+    "3r" for a phase of a later round (it ends in the third round, this one counted); "" until
+    removed. The words are `remaining`'s (the sheet, the players' view)."""
+    left = ends_in(f, cond)
+    if left is None:
+        return ""
+    d = cond.duration
+    if left[1] == "phase" and d.round > f.round:
+        # a later round's phase: the rounds, this one counted ("19p" says less than "3r")
+        return f"{d.round - f.round + 1}r"
+    return f"{left[0]}{left[1][0]}"
+
+
 def remaining(f: Fight, cond: Condition) -> str:
     """What is left of a condition's duration, in words a GM reads at a glance."""
     d = cond.duration
-    if d.kind == "manual":
-        return "until removed"
+    left = ends_in(f, cond)
+    if left is None:
+        return "until removed" if d.kind == "manual" else d.kind
+    n = left[0]
     if d.kind in ("turn_start", "turn_end"):
         who = f.find(d.who)
         name = clean(who.name) if who else "a combatant who left"
         when = "start" if d.kind == "turn_start" else "end"
-        if d.count == 1:
-            return f"until the {when} of {name}'s next turn"
-        return f"{d.count} more turns: until the {when} of {name}'s turn {d.count} from now"
+        # a turn's end counted while that turn is under way: its first is the current turn's
+        now = d.kind == "turn_end" and f.current == d.who and f.started and not f.ended
+        if n == 1:
+            return f"until the {when} of {name}'s {'current' if now else 'next'} turn"
+        return f"{n} more turns: until the {when} of {name}'s turn {n - 1 if now else n} from now"
+    more = n - 1  # after the current round or phase
     if d.kind == "round_end":
-        left = d.round - f.round
-        tail = "this round" if left <= 0 else f"{left} more round{'s' if left != 1 else ''}"
+        tail = "this round" if more <= 0 else f"{more} more round{'s' if more != 1 else ''}"
         return f"until the end of round {d.round} ({tail})"
-    if d.kind == "phase_end":
-        left = (d.round - f.round) * get_ruleset(f.ruleset).phases + d.phase - f.phase
-        tail = "this phase" if left <= 0 else f"{left} more phase{'s' if left != 1 else ''}"
-        return f"until the end of phase {d.phase}, round {d.round} ({tail})"
-    return d.kind
+    tail = "this phase" if more <= 0 else f"{more} more phase{'s' if more != 1 else ''}"
+    return f"until the end of phase {d.phase}, round {d.round} ({tail})"

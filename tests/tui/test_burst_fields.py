@@ -169,18 +169,19 @@ async def test_a_tick_then_tab_in_a_burst(tmp_path: Path) -> None:
 
 @sync
 async def test_tab_after_a_choice_waits_for_the_fields_it_shows(tmp_path: Path) -> None:
-    """The duration's "end of a turn" shows "whose turn" and "how many turns": tab, tab right after
-    it in a burst reaches the count (it went to "Damage each turn", the rows not shown yet)."""
+    """The duration's "end of a turn" shows "how many turns" and "whose turn": tab right after it in
+    a burst reaches the count (it went to "Damage each turn", the rows not shown yet)."""
     s = demo_session("d20", start=True)
     app = app_on(s, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await select(pilot, "Ysolde")
-        keys = ("c", "p", "r", "o", "tab", "right", "right", "tab", "tab", "backspace", "2", "enter")
+        keys = ("c", "p", "r", "o", "tab", "right", "right", "tab", "backspace", "2", "enter")
         await burst(pilot, *keys, settle=0.8)
         assert app.screen is main_screen(pilot)
         cond = of(s, "Ysolde").condition("Prone")
         assert cond is not None
         assert (cond.duration.kind, cond.duration.count, cond.dice) == ("turn_end", 2, "")
+        assert cond.duration.who == of(s, "Ysolde").id  # counted on the turns of the one getting it
 
 
 @sync

@@ -131,14 +131,16 @@ async def test_condition_from_the_catalog_with_a_duration(tmp_path: Path) -> Non
         await type_text(pilot, "pro")
         await pilot.press("tab")  # to the duration
         await pilot.press("right", "right")  # until removed -> start of a turn -> end of a turn
-        await pilot.press("tab", "tab")  # past "whose turn" to "how many turns"
+        await pilot.press("tab")  # to "how many turns" (before "whose turn")
         await pilot.press("backspace")
         await type_text(pilot, "2")
         await pilot.press("enter")
         cond = of(s, "Ysolde").condition("Prone")
         assert cond is not None
         assert cond.duration.kind == "turn_end" and cond.duration.count == 2
-        assert cond.duration.who == s.state.current  # "whose turn" defaults to the acting combatant
+        # "whose turn" defaults to the one getting it, not to whoever is acting
+        assert s.state.current != of(s, "Ysolde").id
+        assert cond.duration.who == of(s, "Ysolde").id
         # the conditions pane shows it with what remains and what it does
         text = await pane_text(pilot, "conditions")
         assert "Prone" in text and "2 more turns" in text and "crawl" in text
@@ -152,6 +154,9 @@ async def test_custom_condition_and_removing_it(tmp_path: Path) -> None:
         await select(pilot, "Bandit 2")
         await pilot.press("c")
         await type_text(pilot, "Hexed")
+        await pilot.press("enter")  # a name of its own: asked once
+        assert dialog_error(pilot) == "New condition 'Hexed'? enter again to make it"
+        assert not of(s, "Bandit 2").has("Hexed")
         await pilot.press("enter")
         assert of(s, "Bandit 2").has("Hexed")
         assert "Custom condition" in (await pane_text(pilot, "conditions"))

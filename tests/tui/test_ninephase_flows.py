@@ -83,6 +83,8 @@ async def test_ad_hoc_activity_kept_in_the_catalog_and_round_durations(tmp_path:
         await pilot.press("tab", "right", "tab")
         await pilot.press("backspace")
         await type_text(pilot, "2")
+        await pilot.press("enter")  # not a name of the text's: asked once, made on the second enter
+        assert dialog_error(pilot) == "New condition 'Slowed'? enter again to make it"
         await pilot.press("enter")
         cond = of(s, "Mirelle").condition("Slowed")
         assert cond is not None and cond.duration.kind == "phase_end"

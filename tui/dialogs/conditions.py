@@ -121,6 +121,10 @@ class ConditionDialog(Dialog):
     PICK_MARK = "→ "
     # a condition the target is immune to was refused: enter again gives it anyway (the GM's call)
     override = False
+    # a new name (in no catalog, not used in this fight) was asked about: enter again makes it
+    confirmed_new = ""
+    # up or down landed on "New condition: ...": chosen on purpose, not asked about
+    chose_new = False
 
     def heading(self) -> Text:
         return Text("Condition on ") + literal(self.target.name)
@@ -136,9 +140,10 @@ class ConditionDialog(Dialog):
         yield row("Condition", field(placeholder="type to search, or a new name", id="search", kind=CatalogSearch))
         yield OptionList(id="catalog")
         yield row("Duration", Choice([(DURATION_LABELS[k], k) for k in self._kinds()], id="kind"))
-        current = f.current or self.who
-        yield row("Whose turn", Choice(combatant_options(f), current, id="whose"), id="row-whose")
+        # the count first: "2 turns" is what the GM changes, whose turn rarely (README's recipe)
         yield row("How many turns", field("1", id="count", number=True), id="row-count")
+        # counted on the turns of the one getting it (the README's recipe), not whoever is acting
+        yield row("Whose turn", Choice(combatant_options(f), self.who, id="whose"), id="row-whose")
         yield row("Round", field(str(max(1, f.round)), id="round", number=True), id="row-round")
         yield row("Phase (1-9)", field(str(max(1, f.phase)), id="phase", number=True), id="row-phase")
         yield row("Rounds", field("1", id="rounds", number=True), id="row-rounds")
@@ -187,6 +192,7 @@ class ConditionDialog(Dialog):
 
     def _filter(self, query: str) -> None:
         self._filtered = query
+        self.chose_new = False
         ol = self.query_one("#catalog", OptionList)
         ol.clear_options()
         q = query.strip().lower()
@@ -248,6 +254,8 @@ class ConditionDialog(Dialog):
         if ol.option_count:
             ol.highlighted = max(0, min(ol.option_count - 1, (ol.highlighted or 0) + delta))
             self._mark_pick(ol.highlighted)
+            picked = ol.highlighted_option
+            self.chose_new = picked is not None and picked.id == "custom"
 
     @on(OptionList.OptionSelected, "#catalog")
     def _picked(self, event: OptionList.OptionSelected) -> None:
@@ -278,8 +286,17 @@ class ConditionDialog(Dialog):
         if opt is not None and opt.id in getattr(self, "_names", {}):
             return self._names[opt.id]
         if typed:
+            self._ask_new(typed)
             return typed
         raise FormError("Which condition? Type a name or pick one from the list.")
+
+    def _ask_new(self, name: str) -> None:
+        """A name the ruleset and this fight do not know (a typo of one, often: "pro" where nine-phase
+        has no Prone) is made only on a second enter, unless up or down chose it in the list."""
+        if self.chose_new or self.confirmed_new == name.casefold():
+            return
+        self.confirmed_new = name.casefold()
+        raise FormError(f"New condition '{name}'? enter again to make it")
 
     def _duration(self) -> Duration:
         kind = self.choice("kind")

@@ -39,7 +39,14 @@ from engine.state import ActivitySpec, Channel, Combatant, Fight, PhaseUse, Pool
 ACTIONS = 3
 HEALTH = ("hp", "grit")
 
-CONDITIONS: dict[str, str] = {}
+# The states the text names for a creature, in its words where it has one and described in ours; the
+# text gives them no mechanics of their own, so none is applied (the GM rules on them). A channel is
+# not here: the board tracks it, and damage or a save interrupts it (channels, not a condition).
+CONDITIONS: dict[str, str] = {
+    "Quickened": "Made quicker (by a spell or a gift): can act as early as phase 1, a system phase."
+    " The GM applies it.",
+    "Debilitated": "Hampered in some way: acts late, as late as phase 9, a system phase. The GM applies it.",
+}
 
 
 def _round_pools(f: Fight, ev: Events) -> Fight:
