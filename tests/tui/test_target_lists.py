@@ -98,7 +98,9 @@ async def test_cosmere_attack_lists_the_foes_and_a_lists_the_allies_too(tmp_path
         # a: the allies too (in the list's order); over to Shallan and tick her; a again hides them
         # and unticks her: a hidden box makes no one a target unseen
         await burst(pilot, "a")
-        assert sorted(shown_names(dlg)) == sorted([*foes, "Shallan", "Bridge Four Spearman"])
+        listed = shown_names(dlg)
+        assert sorted(listed[:3]) == sorted(foes)  # the foes first, the allies after them
+        assert sorted(listed[3:]) == ["Bridge Four Spearman", "Shallan"]
         shallan = dlg.box("t", cid(s, "Shallan"))
         assert shallan is not None
         rows = dlg.target_boxes("t")

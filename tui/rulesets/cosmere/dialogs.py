@@ -246,7 +246,9 @@ class CosmereAttackDialog(AttackBase):
         self.show_allies = bool(first) and self.is_ally(first, self.who)
         self.target_list = TickList()  # one tab stop; up/down between the rows, left/right in a row
         labelled = False
-        for n, c in enumerate(picker_order(self.fight)):  # standing first, then the downed
+        # the foes first, standing then downed; the allies (listed on `a`) after them, not among them
+        listed = sorted(picker_order(self.fight), key=lambda c: self.is_ally(c.id, self.who))
+        for n, c in enumerate(listed):
             i = self._slots[c.id]
             shown = self.row_shown(c.id, self.who)
             row_of = Horizontal(
