@@ -134,6 +134,7 @@ class AreaDialog(Dialog):
         yield row("Amount", field(a["amount"], placeholder="a number, or dice: 8d6", id="amount"))
         yield row("Table dice (optional)", field(placeholder="the dice rolled at the table: 4 6 1", id="given"))
         yield row("Damage type", field(a["type"], "fire, cold, ... (optional)", id="type"), id="row-type")
+        yield Static(id="type-note", classes="wide-label")  # said before it is dealt: no type, no resistance
         if saver is not None:
             opts: list[tuple[str | Text, str]] = [("no save", "")] + [(saver.name(k), k) for k in saver.keys]
             save = a["save"] if self.ability is not None else (saver.keys[0] if saver.keys else "")
@@ -207,6 +208,7 @@ class AreaDialog(Dialog):
 
     def on_mount(self) -> None:
         self._show_save_fields()
+        self._note_type()
         if self.ability is not None:
             # filled in: what is left is the table's saves, the first of them first (where no save
             # is rolled, the first target's "saved" box, for the GM's call); else enter
@@ -244,6 +246,17 @@ class AreaDialog(Dialog):
     @on(Choice.Changed, "#mode")
     def _save_changed(self) -> None:
         self._show_save_fields()
+        self._note_type()
+
+    @on(Input.Changed, "#amount")
+    @on(Input.Changed, "#type")
+    def _note_type(self) -> None:
+        """Damage with no type is dealt untyped: said under the field, as the attack dialogs say it."""
+        dealt = self.choice("mode") != "heal" and bool(self.value("amount").strip())
+        untyped = dealt and not self.value("type").strip()
+        note = "No damage type: dealt untyped (no resistance or immunity applies)." if untyped else ""
+        self.query_one("#type-note", Static).update(span(note, "bold"))
+        self.query_one("#type-note").display = untyped
 
     def _save_key(self) -> str:
         if self.choice("mode") == "heal" or not self.query("#save"):

@@ -6,11 +6,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar, Self, cast
 
+from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import reactive
+from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Checkbox, Input
 
@@ -47,10 +49,27 @@ class OwnKeys:
                 return
 
 
+HINT_MARK = "› "  # before a field's hint: a hint ("slashing (optional)") must never pass for a value typed
+
+
 class Field(OwnKeys, Input):
-    """A dialog's text field (see OwnKeys)."""
+    """A dialog's text field (see OwnKeys). While it is empty its hint shows marked and in italics
+    (dim too), cut with an ellipsis where it does not fit: grey alone read as filled in (play-test:
+    "slashing (optional)" taken for the damage type, and the hit logged untyped)."""
 
     TYPES_TEXT = True
+
+    def render_line(self, y: int) -> Strip:
+        if y != 0 or self.value or not self.placeholder:
+            return super().render_line(y)
+        width = self.scrollable_content_region.width
+        hint = Text(HINT_MARK + self.placeholder, style=Style(italic=True), end="", no_wrap=True, overflow="ellipsis")
+        hint.stylize(self.get_component_rich_style("input--placeholder"))
+        if self.has_focus and self._cursor_visible:
+            hint.stylize(self.get_component_rich_style("input--cursor"), 0, 1)
+        console = self.app.console
+        strip = Strip(console.render(hint, self.app.console_options.update_width(max(1, width))))
+        return strip.apply_style(self.rich_style)
 
 
 class CatalogSearch(Field):
