@@ -16,6 +16,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
+from textual.widget import Widget
 from textual.widgets import Input, Static
 
 import engine.library as L
@@ -29,7 +30,6 @@ from tui.dialogs import (
     Choice,
     Dialog,
     FormError,
-    Tick,
     amount_or_dice,
     combatant_options,
     field,
@@ -39,6 +39,7 @@ from tui.dialogs import (
     row,
     table_rolls,
 )
+from tui.dialogs.fields import ListTick, TickList
 from tui.text import clean, literal, span
 
 
@@ -78,7 +79,7 @@ class AreaDialog(Dialog):
     AreaDialog .target .lr { width: 10; }
     """
     OK = "Apply"
-    HINT = "enter: apply · space: tick a target · tab: next field · esc: cancel"
+    HINT = "enter: apply · up/down, space: targets · tab: next field · esc: cancel"
 
     def __init__(self, who: str = "", ability: Ability | None = None, user: str = "") -> None:
         super().__init__(who)
@@ -90,6 +91,12 @@ class AreaDialog(Dialog):
         # may catch several, else the target selected (tui/abilities.py)
         self.ability = ability
         self.ticked = self._ticked(ability, who)
+        self.target_list = TickList()  # the targets' boxes: one tab stop, up/down between them
+
+    @property
+    def focus_chain(self) -> list[Widget]:
+        # tab comes onto the target list before the save totals beside it (whichever row it is on)
+        return self.target_list.place(super().focus_chain)
 
     def _ticked(self, ability: Ability | None, who: str) -> frozenset[str]:
         if ability is None:
@@ -127,6 +134,7 @@ class AreaDialog(Dialog):
         yield row("Amount", field(a["amount"], placeholder="a number, or dice: 8d6", id="amount"))
         yield row("Table dice (optional)", field(placeholder="the dice rolled at the table: 4 6 1", id="given"))
         yield row("Damage type", field(a["type"], "fire, cold, ... (optional)", id="type"), id="row-type")
+        yield Static(id="type-note", classes="wide-label")  # said before it is dealt: no type, no resistance
         if saver is not None:
             opts: list[tuple[str | Text, str]] = [("no save", "")] + [(saver.name(k), k) for k in saver.keys]
             save = a["save"] if self.ability is not None else (saver.keys[0] if saver.keys else "")
@@ -139,7 +147,7 @@ class AreaDialog(Dialog):
             )
         if self.ability is not None and self.ability.condition:
             yield row("On a failed save", field(self.ability.condition, "a condition (optional)", id="condition"))
-        yield Static(span("Targets (space ticks):", "bold"), classes="wide-label", id="targets-label")
+        yield Static(span("Targets (up/down, space ticks):", "bold"), classes="wide-label", id="targets-label")
         for n, c in enumerate(self.targets):
             yield self._target_row(n, c)
         yield row("What (optional)", field(a["label"], "Fireball, a channel's blast, ...", id="label"))
@@ -183,8 +191,8 @@ class AreaDialog(Dialog):
         label.append(f"  {pools}" + ("  down" if c.down else ""), style="dim")
         widgets: list = [
             Static("", classes="label mark"),  # where the focus mark goes, for the tick and the field
-            Tick(label, c.id in self.ticked, id=f"hit-{n}", compact=True),
-            Tick(Text("saved"), id=f"saved-{n}", classes="saved", compact=True),
+            ListTick(label, c.id in self.ticked, group=self.target_list, row=n, id=f"hit-{n}"),
+            ListTick(Text("saved"), group=self.target_list, row=n, col=1, id=f"saved-{n}", classes="saved"),
         ]
         if self.saves:
             if table_rolls(f, c.id):
@@ -194,11 +202,13 @@ class AreaDialog(Dialog):
             resist = c.pool(LEGENDARY_RESISTANCE)
             if resist is not None and resist.current > 0:
                 # its choice, should the save fail: one Legendary Resistance turns it into a success
-                widgets.append(Tick(Text(f"LR {resist.current}"), id=f"lr-{n}", classes="lr", compact=True))
+                lr = Text(f"LR {resist.current}")
+                widgets.append(ListTick(lr, group=self.target_list, row=n, col=2, id=f"lr-{n}", classes="lr"))
         return Horizontal(*widgets, classes="row target", id=f"target-{n}")
 
     def on_mount(self) -> None:
         self._show_save_fields()
+        self._note_type()
         if self.ability is not None:
             # filled in: what is left is the table's saves, the first of them first (where no save
             # is rolled, the first target's "saved" box, for the GM's call); else enter
@@ -236,6 +246,17 @@ class AreaDialog(Dialog):
     @on(Choice.Changed, "#mode")
     def _save_changed(self) -> None:
         self._show_save_fields()
+        self._note_type()
+
+    @on(Input.Changed, "#amount")
+    @on(Input.Changed, "#type")
+    def _note_type(self) -> None:
+        """Damage with no type is dealt untyped: said under the field, as the attack dialogs say it."""
+        dealt = self.choice("mode") != "heal" and bool(self.value("amount").strip())
+        untyped = dealt and not self.value("type").strip()
+        note = "No damage type: dealt untyped (no resistance or immunity applies)." if untyped else ""
+        self.query_one("#type-note", Static).update(span(note, "bold"))
+        self.query_one("#type-note").display = untyped
 
     def _save_key(self) -> str:
         if self.choice("mode") == "heal" or not self.query("#save"):

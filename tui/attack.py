@@ -36,6 +36,7 @@ from tui.dialogs import (
     row,
     table_rolls,
 )
+from tui.dialogs.fields import shown
 from tui.text import literal
 
 if TYPE_CHECKING:
@@ -307,10 +308,15 @@ class AttackBase(Dialog):
         return bool(pick) and pick.first(Choice).value != OTHER
 
     def no_damage_note(self, dice: str) -> Text:
-        """Said plainly under the odds: a hit with no damage dice deals nothing."""
-        if dice.strip():
-            return Text("")
-        return Text("\nNo damage dice: a hit deals no damage (type them above if it should).", style="bold")
+        """Said plainly under the odds, before the roll: a hit with no damage dice deals nothing, and
+        one with dice but no damage type (where the dialog has that field, shown) is dealt untyped."""
+        if not dice.strip():
+            return Text("\nNo damage dice: a hit deals no damage (type them above if it should).", style="bold")
+        typed = self.query("#type").results(Input)
+        field = next(typed, None)
+        if field is not None and not field.value.strip() and shown(field):
+            return Text("\nNo damage type: a hit is dealt untyped (no resistance or immunity applies).", style="bold")
+        return Text("")
 
     def _targets(self, attacker: str | None = None) -> list[tuple[str | Text, str]]:
         """Everyone but the attacker (no one is its own target), standing first, then the downed."""

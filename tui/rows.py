@@ -462,6 +462,10 @@ OTHER_IDS = (
     "choice_previous",
     "choice_next",
     "tick",
+    "list_up",
+    "list_down",
+    "list_left",
+    "list_right",
     "catalog_down",
     "catalog_up",
     "library_down",
@@ -498,6 +502,11 @@ OTHER_KEYS: dict[str, tuple[str, str]] = {
     "choice_previous": ("choice", "left"),
     "choice_next": ("choice", "right"),
     "tick": ("tick", "space"),
+    # a list of boxes (tui/dialogs/fields.py TickList: an area's targets, a Cosmere attack's)
+    "list_up": ("tick", "up"),
+    "list_down": ("tick", "down"),
+    "list_left": ("tick", "left"),
+    "list_right": ("tick", "right"),
     "catalog_down": ("dialog", "down"),
     "catalog_up": ("dialog", "up"),
     # the add dialog's library list (tui/dialogs/combatants.py AddDialog): another dialog than the catalog's

@@ -251,10 +251,11 @@ async def test_cosmere_up_down_walk_the_boxes_and_shift_tab_comes_back_to_the_bo
         assert app.focused is boxes[start + 1]  # back where tab left
         await pilot.press("shift+tab")
         assert app.focused is dlg.query_one("#attacker")  # above the boxes
+        await pilot.press("tab")  # onto the list again: the box it left (the list is one stop)
+        assert app.focused is boxes[start + 1]
         for _ in range(len(boxes) + 1):
             await pilot.press("up")
-        await pilot.press("tab")  # tab onto the boxes: the first one
-        assert app.focused is boxes[0]
+        assert app.focused is boxes[0]  # up stops at the top
 
 
 # --- 3. Cosmere's focus marks --------------------------------------------------------------------

@@ -136,7 +136,10 @@ async def test_a_box_shows_an_x_only_when_ticked(tmp_path: Path) -> None:
         box.focus()
         await pilot.press("space")
         await pilot.pause()
-        assert box.value and str(box.render()).startswith("▐X▌")
+        assert box.value and str(box.render()).startswith("▸X◂")  # ticked, and the focused box
+        box.blur()
+        await pilot.pause()
+        assert str(box.render()).startswith("▐X▌")
 
 
 def test_a_surprised_cosmere_combatant_has_no_reaction_yet_not_a_used_one() -> None:

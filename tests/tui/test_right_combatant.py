@@ -74,9 +74,10 @@ async def test_cosmere_does_not_offer_the_attacker_as_its_own_target(tmp_path: P
         box = dialog.box("t", me)  # type: ignore[attr-defined]
         assert box is not None and not box.parent.display
         shown = [c.id for c in s.state.combatants if c.id != me and dialog.box("t", c.id).parent.display]  # type: ignore[attr-defined]
-        assert len(shown) == len(s.state.combatants) - 1
-        # a new attacker: its row goes, the old attacker's comes back
-        other = next(c.id for c in s.state.combatants if c.id not in (me, kaladin.id))
+        # its foes are listed (its allies only on `a`: tests/tui/test_target_lists.py)
+        assert shown == [c.id for c in s.state.combatants if c.side != kaladin.side]
+        # a new attacker (a foe's reaction): its row goes, the old attacker's comes back
+        other = next(c.id for c in s.state.combatants if c.side != kaladin.side)
         dialog.query_one("#attacker", Choice).value = other
         await pilot.pause()
         assert not dialog.box("t", other).parent.display  # type: ignore[attr-defined]

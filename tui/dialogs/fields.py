@@ -4,13 +4,15 @@ chooser (Choice) and a tick box, each with the keys the settings file may remap.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, Self, cast
 
+from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import reactive
+from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Checkbox, Input
 
@@ -47,10 +49,27 @@ class OwnKeys:
                 return
 
 
+HINT_MARK = "› "  # before a field's hint: a hint ("slashing (optional)") must never pass for a value typed
+
+
 class Field(OwnKeys, Input):
-    """A dialog's text field (see OwnKeys)."""
+    """A dialog's text field (see OwnKeys). While it is empty its hint shows marked and in italics
+    (dim too), cut with an ellipsis where it does not fit: grey alone read as filled in (play-test:
+    "slashing (optional)" taken for the damage type, and the hit logged untyped)."""
 
     TYPES_TEXT = True
+
+    def render_line(self, y: int) -> Strip:
+        if y != 0 or self.value or not self.placeholder:
+            return super().render_line(y)
+        width = self.scrollable_content_region.width
+        hint = Text(HINT_MARK + self.placeholder, style=Style(italic=True), end="", no_wrap=True, overflow="ellipsis")
+        hint.stylize(self.get_component_rich_style("input--placeholder"))
+        if self.has_focus and self._cursor_visible:
+            hint.stylize(self.get_component_rich_style("input--cursor"), 0, 1)
+        console = self.app.console
+        strip = Strip(console.render(hint, self.app.console_options.update_width(max(1, width))))
+        return strip.apply_style(self.rich_style)
 
 
 class CatalogSearch(Field):
@@ -179,4 +198,119 @@ class Tick(OwnKeys, Checkbox, inherit_bindings=False):
         # X only when ticked: a box that is off must not look like one that is on without colour
         return "X" if self.value else " "
 
+    # the focused box is drawn ▸X◂ (or ▸ ◂): which box the next space ticks shows without colour, in
+    # a row of several boxes too (the row's label mark says the row, not the box)
+    @property  # type: ignore[override]
+    def BUTTON_LEFT(self) -> str:  # noqa: N802 (Textual's name)
+        return "▸" if self.has_focus else "▐"
 
+    @property  # type: ignore[override]
+    def BUTTON_RIGHT(self) -> str:  # noqa: N802 (Textual's name)
+        return "◂" if self.has_focus else "▌"
+
+
+def shown(widget: Widget) -> bool:
+    """Whether `widget` is on its screen: mounted, and neither it nor a box holding it hidden (by
+    `display` or by the dialogs' "hidden" class, which the stylesheet may not have applied yet)."""
+    node: Any = widget
+    while isinstance(node, Widget):
+        if not node.display or node.has_class("hidden"):
+            return False
+        node = node.parent
+    return widget.is_attached
+
+
+class TickList:
+    """Boxes that make one list (the targets of an area, of a Cosmere attack), one way everywhere:
+    the whole list is one tab stop, up and down go between its rows, left and right between the
+    boxes of a row, space ticks; the focused box is drawn ▸X◂ (Tick), not told by colour alone.
+
+    One box at a time takes part in tab's round: the one last focused while it is shown, else the
+    first one shown (the others refuse it: ListTick.allow_focus). So tab leaves the list from any
+    box, and shift+tab comes back to the box it left."""
+
+    def __init__(self) -> None:
+        self.boxes: list[ListTick] = []
+        self.current: ListTick | None = None
+
+    def stop(self) -> ListTick | None:
+        """The box that tab lands on."""
+        if self.current is not None and shown(self.current):
+            return self.current
+        order = sorted(self.boxes, key=lambda b: (b.col, b.row))
+        return next((b for b in order if shown(b)), None)
+
+    def place(self, chain: list[Widget]) -> list[Widget]:
+        """A dialog's focus chain with the list's stop where the list begins, before the fields in
+        its rows (a target's save total): tab comes onto the list, then goes through those fields."""
+        stop = self.stop()
+        if stop is None or stop not in chain:
+            return chain
+        rows = {b.parent for b in self.boxes}
+        out = [w for w in chain if w is not stop]
+        at = next((i for i, w in enumerate(out) if w.parent in rows), chain.index(stop))
+        out.insert(at, stop)
+        return out
+
+    def step(self, box: ListTick, delta: int) -> None:
+        """Up or down: the same column of the next row shown, else that row's first box."""
+        rows = sorted({b.row for b in self.boxes if shown(b)})
+        if box.row not in rows:
+            return
+        i = rows.index(box.row) + delta
+        if not 0 <= i < len(rows):
+            return
+        row_of = [b for b in self.boxes if b.row == rows[i] and shown(b)]
+        same = [b for b in row_of if b.col == box.col]
+        (same or sorted(row_of, key=lambda b: b.col))[0].focus()
+
+    def across(self, box: ListTick, delta: int) -> None:
+        """Left or right: the next box shown in the same row."""
+        row_of = sorted((b for b in self.boxes if b.row == box.row and shown(b)), key=lambda b: b.col)
+        if box in row_of and 0 <= row_of.index(box) + delta < len(row_of):
+            row_of[row_of.index(box) + delta].focus()
+
+
+class ListTick(Tick):
+    """A box of a TickList, at (row, col) in it. Its keys are its own (OwnKeys): in a burst,
+    "down space" ticks the box the down went to."""
+
+    BINDINGS = [
+        Binding("up", "step(-1)", "Previous", show=False, id="list_up"),
+        Binding("down", "step(1)", "Next", show=False, id="list_down"),
+        Binding("left", "across(-1)", "Box to the left", show=False, id="list_left"),
+        Binding("right", "across(1)", "Box to the right", show=False, id="list_right"),
+    ]
+
+    def __init__(
+        self,
+        label: str | Text,
+        value: bool = False,
+        *,
+        group: TickList,
+        row: int,
+        col: int = 0,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(label, value, id=id, classes=classes, compact=True)
+        self.group, self.row, self.col = group, row, col
+        group.boxes.append(self)
+
+    def allow_focus(self) -> bool:
+        return self.group.stop() is self
+
+    def focus(self, scroll_visible: bool = True) -> Self:
+        self.group.current = self  # the list's tab stop from now on (and focusable: set_focus checks)
+        return super().focus(scroll_visible)
+
+    async def _on_click(self, event: events.Click) -> None:
+        # not the list's stop, it cannot take the focus by itself: a click moves the list's stop here
+        self.focus()
+        await super()._on_click(event)
+
+    def action_step(self, delta: int) -> None:
+        self.group.step(self, delta)
+
+    def action_across(self, delta: int) -> None:
+        self.group.across(self, delta)

@@ -12,7 +12,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.widget import Widget
 from textual.widgets import Checkbox, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -47,6 +46,7 @@ from tui.dialogs import (
     table_rolls,
     words,
 )
+from tui.dialogs.fields import ListTick, TickList
 from tui.text import clean, literal
 
 if TYPE_CHECKING:
@@ -66,27 +66,11 @@ def parse_feet(text: str) -> tuple[int, ...]:
     return tuple(int(p) for p in parts)
 
 
-class TargetTick(Tick):
-    """A target's box, or its cannot-sense box: the boxes are one stop for tab (it goes on to the
-    skill modifier from any of them); up and down go to the box above or below, left and right
-    between the two boxes of a row."""
+class TargetTick(ListTick):
+    """A box of the targets list (tui/dialogs/fields.py TickList): a target's box, or its cannot-sense
+    box beside it. `a` lists the attacker's allies too, or hides them again."""
 
-    BINDINGS = [
-        Binding("up", "step(-1)", "Previous target", show=False, id="target_previous"),
-        Binding("down", "step(1)", "Next target", show=False, id="target_next"),
-        Binding("left", "across", "Other box", show=False, id="target_left"),
-        Binding("right", "across", "Other box", show=False, id="target_right"),
-    ]
-
-    def action_step(self, delta: int) -> None:
-        screen = self.screen
-        if isinstance(screen, CosmereAttackDialog):
-            screen.step_box(self, delta)
-
-    def action_across(self) -> None:
-        screen = self.screen
-        if isinstance(screen, CosmereAttackDialog):
-            screen.across_box(self)
+    BINDINGS = [Binding("a", "screen.allies", "Allies too", show=False, id="target_allies")]
 
 
 TARGETS_LABEL = "Targets (space)"
@@ -104,8 +88,7 @@ class CosmereAttackDialog(AttackBase):
             "a hit or a graze: each damage die rolled, 6 or 3 5",
         )
     }
-    HINT = "enter: roll · space: tick · up/down: targets · esc: cancel · tab: next field"
-    _last_box: Tick | None = None  # the target box tab left: shift+tab from the modifier comes back to it
+    HINT = "enter: roll · up/down, space: targets · a: allies · tab: next · esc: cancel"
 
     def dice_row(self) -> Horizontal:
         if self.dice_first:
@@ -162,20 +145,65 @@ class CosmereAttackDialog(AttackBase):
 
     @on(Choice.Changed, "#attacker")
     def _not_self(self, event: Choice.Changed) -> None:
-        # another attacker: it is not its own target (the box ticked for the first one's foe may be it)
+        # another attacker: it is not its own target (the box ticked for the first one's foe may be
+        # it), and its foes are others: the rows follow; with no target left, its first standing foe
         box = self.box("t", event.choice.value)
         if box is not None:
             box.value = False
-        self._hide_attacker_row()
+        self._show_rows()
+        if not any(b.value for b in self.target_boxes("t")):
+            first = self.box("t", self.first_foe(self.attacker))
+            if first is not None:
+                first.value = True
 
-    def _hide_attacker_row(self) -> None:
-        """The attacker's own row is not offered: no one is its own target. The first row shown says
-        what the boxes are (its label carries the focus mark like any field's)."""
+    # --- the targets: the attacker's foes, its allies only when the GM asks (key a) ----------------
+    show_allies = False
+
+    def is_ally(self, cid: str, attacker: str | None = None) -> bool:
+        """On the attacker's side (the attacker itself is no target at all)."""
+        me = self.fight.find(attacker or self.attacker)
+        c = self.fight.find(cid)
+        return me is not None and c is not None and c.side == me.side
+
+    def first_foe(self, attacker: str) -> str:
+        return next((c.id for c in picker_order(self.fight) if not c.down and not self.is_ally(c.id, attacker)), "")
+
+    def row_shown(self, cid: str, attacker: str | None = None) -> bool:
+        who = attacker or self.attacker
+        return cid != who and (self.show_allies or not self.is_ally(cid, who))
+
+    def _show_rows(self) -> None:
+        """The rows shown follow the attacker and the allies key; a row that goes is unticked (a
+        hidden box must not make anyone a target unseen)."""
         for cid in self._slots:
             box = self.box("t", cid)
-            if box is not None and box.parent is not None:
-                box.parent.display = cid != self.attacker
+            if box is None or box.parent is None:
+                continue
+            shown = self.row_shown(cid)
+            box.parent.display = shown
+            if not shown:
+                for b in box.parent.query(TargetTick).results(TargetTick):
+                    b.value = False
+        self.query_one("#allies-note", Static).update(self._allies_note())
         self._label_targets()
+
+    def _allies_note(self, attacker: str | None = None) -> Text:
+        who = attacker or self.attacker
+        n = sum(1 for cid in self._slots if cid != who and self.is_ally(cid, who))
+        if not n:
+            return Text("")
+        if self.show_allies:
+            return Text("  the attacker's allies are listed too (a on the list hides them)", style="dim")
+        return Text(f"  {n} of the attacker's allies not listed (a on the list lists them)", style="dim")
+
+    def action_allies(self) -> None:
+        self.show_allies = not self.show_allies
+        self._show_rows()
+        focused = self.focused
+        if isinstance(focused, TargetTick) and not focused.parent.display:  # type: ignore[union-attr]
+            stop = self.target_list.stop()  # its row went: the list's first box shown
+            if stop is not None:
+                stop.focus()
 
     def _label_targets(self) -> None:
         first = True
@@ -191,7 +219,6 @@ class CosmereAttackDialog(AttackBase):
             elif str(label.content) != text.plain:
                 label.update(text)
 
-    # --- the target boxes: one stop for tab ---------------------------------------------------------
     def target_boxes(self, kind: str = "t") -> list[Tick]:
         """The boxes of one kind ("t" target, "u" cannot sense) in the rows shown, top to bottom."""
         return [
@@ -201,48 +228,6 @@ class CosmereAttackDialog(AttackBase):
             for box in r.query(TargetTick).results(TargetTick)
             if (box.id or "").startswith(f"{kind}-")
         ]
-
-    def step_box(self, box: Tick, delta: int) -> None:
-        kind = (box.id or "t")[0]
-        boxes = self.target_boxes(kind)
-        if box in boxes and 0 <= boxes.index(box) + delta < len(boxes):
-            boxes[boxes.index(box) + delta].focus()
-
-    def across_box(self, box: Tick) -> None:
-        kind = (box.id or "t")[0]
-        mine, other = self.target_boxes(kind), self.target_boxes("u" if kind == "t" else "t")
-        if box in mine:
-            other[mine.index(box)].focus()
-
-    def focus_next(self, selector: Any = "*") -> Widget | None:
-        """Tab from any target box goes on to the first field below the boxes (the app moves the
-        focus through here, Screen.focus_next, for tab and for its burst of keys)."""
-        if isinstance(self.focused, TargetTick):
-            self._last_box = self.focused
-            after = self.query_one("#modifier", Input)
-            self.set_focus(after)
-            return after
-        return super().focus_next(selector)
-
-    def focus_previous(self, selector: Any = "*") -> Widget | None:
-        """Shift+tab from a box goes above the boxes; from the field below them, back to the box tab
-        left (else the first ticked one)."""
-        focused = self.focused
-        boxes = self.target_boxes("t") + self.target_boxes("u")
-        if isinstance(focused, TargetTick):
-            chain = self.focus_chain
-            first = next((w for w in chain if w in boxes), None)
-            if first is not None and chain.index(first) > 0:
-                before = chain[chain.index(first) - 1]
-                self.set_focus(before)
-                return before
-        elif focused is not None and focused.id == "modifier" and boxes:
-            back = self._last_box if self._last_box in boxes else None
-            if back is None:
-                back = next((b for b in self.target_boxes("t") if b.value), self.target_boxes("t")[0])
-            self.set_focus(back)
-            return back
-        return super().focus_previous(selector)
 
     def fields(self) -> ComposeResult:
         hint = self.ON_A_HIT["damage_given"][1 if self.dice_first else 0]
@@ -257,20 +242,26 @@ class CosmereAttackDialog(AttackBase):
         first = self.default_target()  # the one picked in the tracker, else the first standing foe
         # the boxes' ids are positions: a combatant id comes from a file and need not be a valid id
         self._slots = {c.id: i for i, c in enumerate(self.fight.combatants)}
+        # the foes are listed, the attacker's allies only when the GM asks (or picked one in the tracker)
+        self.show_allies = bool(first) and self.is_ally(first, self.who)
+        self.target_list = TickList()  # one tab stop; up/down between the rows, left/right in a row
         labelled = False
-        for c in picker_order(self.fight):  # standing first, then the downed
+        # the foes first, standing then downed; the allies (listed on `a`) after them, not among them
+        listed = sorted(picker_order(self.fight), key=lambda c: self.is_ally(c.id, self.who))
+        for n, c in enumerate(listed):
             i = self._slots[c.id]
-            shown = c.id != self.who  # the attacker is not offered as its own target
+            shown = self.row_shown(c.id, self.who)
             row_of = Horizontal(
                 # the first row shown says what the boxes are; each row's label carries the focus mark
                 Static(Text(TARGETS_LABEL if shown and not labelled else ""), classes="label"),
-                TargetTick(literal(c.name), c.id == first, id=f"t-{i}", compact=True),
-                TargetTick("cannot sense it", id=f"u-{i}", compact=True),
+                TargetTick(literal(c.name), c.id == first, group=self.target_list, row=n, id=f"t-{i}"),
+                TargetTick("cannot sense it", group=self.target_list, row=n, col=1, id=f"u-{i}"),
                 classes="row target-row",
             )
             labelled = labelled or shown
             row_of.display = shown
             yield row_of
+        yield Static(self._allies_note(self.who), id="allies-note", classes="wide-label")
         yield row("Skill modifier", field("0", id="modifier", number=True))
         yield row("Damage dice", field(placeholder="1d8 (empty: no damage)", id="damage"))
         yield row("Damage type", field(placeholder="keen, impact, ... (optional)", id="type"))
@@ -316,11 +307,9 @@ class CosmereAttackDialog(AttackBase):
         # the targets come first: tick them with space, tab to move on; the cursor starts on the
         # first standing foe's box
         foe = self.box("t", self.default_target())
-        boxes = self.query(Checkbox)
-        if foe is not None:
-            foe.focus()
-        elif boxes:
-            boxes.first().focus()
+        first = foe if foe is not None and self.row_shown(self.default_target()) else self.target_list.stop()
+        if first is not None:
+            first.focus()
 
     def build(self) -> Command:
         everyone = [c.id for c in self.fight.combatants]
