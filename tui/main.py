@@ -487,7 +487,7 @@ class MainScreen(FightAccess, Screen[None]):
         session = self.fracas.session
         if session is None or session.readonly or not self.is_attached:
             return
-        if not force and self._owed_prompter is None and not any(c.due for c in self.fight.combatants):
+        if not force and self._owed_prompter is None and not self.ui.owes(self.fight):
             return
         if self._owed_prompter is None:
             self._owed_prompter = self.ui.owed_prompter()  # loads the dialogs only once one is owed

@@ -394,9 +394,11 @@ def test_ready_for_a_three_action_ability_costs_four(tmp_path: Path, capsys: Cap
 def test_reactive_strike_spends_the_reaction_and_one_focus(tmp_path: Path, capsys: Cap) -> None:
     strike = attack("c1", ["c2"], use="reaction", modifier=4, damage="1d8", given=[10], damage_given=[5])
     r = ok(run(tmp_path, capsys, [KAL, PAR, start(), take("c2", "fast"), strike]))
+    # the Parshendi's fast turn ends the fast PC turns: Kaladin, undecided, goes slow (said so)
+    assert r.at(4)[0] == "Undecided, so slow this round: Kaladin"
     assert r.at(5)[:3] == [
         "Kaladin spends 1 focus (2 left)",
-        "Kaladin uses Reactive Strike (reaction); ? A0 R0",
+        "Kaladin uses Reactive Strike (reaction); S A0 R0",
         "Kaladin attacks (Reactive Strike) against Physical defense: "
         "test d20 10 (entered), +4; damage 1d8 = [5] = 5 (entered)",
     ]

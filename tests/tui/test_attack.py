@@ -97,7 +97,7 @@ async def test_cosmere_attack_starts_on_the_first_standing_foes_box(tmp_path: Pa
     app = app_on(s, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await select(pilot, "Kaladin")
-        await pilot.press("w")
+        await pilot.press("g", "w")  # his turn first: with nobody acting there is no attack
         assert isinstance(app.screen, CosmereAttackDialog)
         foe = next(c for c in s.state.combatants if c.side != "party")
         assert app.screen.focused is app.screen.box("t", foe.id)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from tests.tui.support import app_on, demo_session, dialog_error, main_screen, of, pane_text, select, sync, type_text
 from tui.rulesets.cosmere.dialogs import SpeedDialog
+from tui.rulesets.cosmere.round import RoundSpeedsDialog
 
 
 @sync
@@ -15,15 +16,19 @@ async def test_fast_slow_take_turn_and_actions(tmp_path: Path) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("s", "enter")
         assert s.state.started and s.state.phase == 0
-        # Kaladin goes fast: the phase groups show him under the fast PCs
+        # the round's prompt comes up; the GM leaves it to choose one at a time with f
+        assert isinstance(app.screen, RoundSpeedsDialog)
+        await pilot.press("escape")
+        # Kaladin goes fast: the groups show him under the fast turns
         await select(pilot, "Kaladin")
         await pilot.press("f")
         assert isinstance(app.screen, SpeedDialog)
         await pilot.press("enter")  # the first choice: fast
         assert of(s, "Kaladin").economy.speed == "fast"
+        assert app.screen is main_screen(pilot)  # the round's prompt, escaped, stays away
         tracker = main_screen(pilot).query_one("#tracker")
         lines = [r.text.plain for r in tracker._rows]
-        fast_pc = next(i for i, line in enumerate(lines) if "Fast PC turns" in line)
+        fast_pc = next(i for i, line in enumerate(lines) if line.startswith("── Fast turns"))
         assert "Kaladin" in lines[fast_pc + 1]
         # a Parshendi warrior will go slow
         await select(pilot, "Parshendi Warrior 1")

@@ -151,7 +151,12 @@ async def test_a_combatant_id_that_is_no_widget_id(rules: str, started: bool, tm
             assert app.is_running and app._exception is None, action
             await back_to_main(pilot)
         if rules == "cosmere" and started:
-            # the attack's target boxes are positions: tick the bad-id combatant and roll
+            # the attack's target boxes are positions: tick the bad-id combatant and roll (on
+            # someone's turn: with nobody acting there is no attack)
+            from engine.rules.cosmere.commands import StartTurn
+
+            app.commit(StartTurn(next(c.id for c in app.session.state.combatants if c.id.isalnum())))
+            await pilot.pause()
             await pilot.press("w")
             screen = app.screen
             box = screen.box("t", "bad id")  # type: ignore[attr-defined]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine import commands as C
-from tests.tui.support import app_on, demo_session, sync
+from tests.tui.support import app_on, demo_session, select, sync
 from tui.widgets import LogView, Pane
 
 
@@ -17,7 +17,7 @@ async def test_the_log_and_the_conditions_catch_up_when_shown_again(tmp_path: Pa
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("v", "v")  # conditions, then the log
         await pilot.press("v")  # back to the sheet: log and conditions hidden
-        await pilot.pause()
+        await select(pilot, "Kaladin")  # the first row is the boss now (its fast turn comes unasked)
         cid = app.screen.selected
         app.commit(C.Damage(cid, 3))
         app.commit(C.AddCondition(cid, "Prone"))

@@ -66,7 +66,7 @@ async def test_cosmere_does_not_offer_the_attacker_as_its_own_target(tmp_path: P
     async with app.run_test(size=(80, 24)) as pilot:
         kaladin = of(s, "Kaladin")
         await select(pilot, "Kaladin")
-        await pilot.press("w")
+        await pilot.press("g", "w")  # his turn first: with nobody acting there is no attack
         await pilot.pause()
         dialog = app.screen
         assert isinstance(dialog, AttackBase)

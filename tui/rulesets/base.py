@@ -26,6 +26,12 @@ if TYPE_CHECKING:
     from tui.views import Row, Styles
 
 
+def load(where: str) -> Any:
+    """The object at "module:name", imported now: a slice's dialogs load when first needed."""
+    module, _, name = where.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
 class UnknownRuleset(RuleError):
     """A fight whose ruleset the app has no slice for."""
 
@@ -107,10 +113,7 @@ class RulesetUI:
         if where is None:
             a = self.row(action)
             where = a.dialog if a is not None else ""
-        if not where:
-            return None
-        module, _, name = where.partition(":")
-        return getattr(importlib.import_module(module), name)
+        return load(where) if where else None
 
     # --- the tracker and the sheet --------------------------------------------------------------
     def tracker_rows(self, f: Fight, rs: Ruleset, width: int, st: Styles) -> list[Row]:
@@ -138,6 +141,11 @@ class RulesetUI:
     def duration(self, kind: str, f: Fight, amount: int) -> Duration | None:
         """A duration of one of its own kinds ("rounds", "seconds", "rest"); None: not one of them."""
         return None
+
+    def owes(self, f: Fight) -> bool:
+        """Whether the main screen should make the prompter (owed_prompter) now: here once a roll
+        is owed; a slice that raises prompts of its own says when it needs one."""
+        return any(c.due for c in f.combatants)
 
     def owed_prompter(self) -> Any | None:
         """What prompts for the rolls the rules made due: here the recharge rolls of spent abilities,

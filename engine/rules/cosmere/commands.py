@@ -1,4 +1,5 @@
-"""Cosmere's own turn commands: taking a turn now and choosing a fast or slow one (the attacks,
+"""Cosmere's own turn commands: taking a turn now, choosing a fast or slow one, or the round's choices
+at once (the attacks,
 falls and terrain are in `combat`). Registered on import, so the save files decode them by tag."""
 
 from typing import Literal
@@ -21,3 +22,11 @@ class ChooseSpeed(Command, tag="speed"):
 
     who: str
     speed: Literal["", "fast", "slow"]
+
+
+@register_command
+class ChooseSpeeds(Command, tag="speeds"):
+    """The round's choices at once, as the GM ticks them at its start: these go fast, those slow."""
+
+    fast: tuple[str, ...] = ()
+    slow: tuple[str, ...] = ()

@@ -17,7 +17,7 @@ from engine.errors import RuleError
 from engine.mechanics import GivenRolls, roll_or_given
 from engine.rules.cosmere import combat
 from engine.rules.cosmere.clock import CosmereClock
-from engine.rules.cosmere.commands import ChooseSpeed, StartTurn
+from engine.rules.cosmere.commands import ChooseSpeed, ChooseSpeeds, StartTurn
 from engine.rules.cosmere.economy import CosmereEconomy
 from engine.ruleset import (
     ActionInfo,
@@ -116,6 +116,7 @@ class Cosmere(Ruleset):
     def handlers(self) -> dict[type[C.Command], Handler]:
         return {
             ChooseSpeed: self._choose,
+            ChooseSpeeds: self._choose_all,
             StartTurn: self._take_turn,
             C.NextTurn: self._next_command,
             combat.CosmereAttack: lambda f, cmd, ev: combat.attack(self, f, cmd, ev),
@@ -190,8 +191,9 @@ class Cosmere(Ruleset):
 
     def advance(self, f: Fight, ev: Events, given: GivenRolls | None = None) -> Fight:
         """End the current turn and start the suggested next one. When the fast-PC phase has nobody
-        who chose fast but has undecided PCs, stop there with no current turn: a PC may still decide
-        to go fast (StartTurn). Pressing next while stopped there moves on; they go slow."""
+        who chose fast but someone is still undecided, stop there with no current turn: the GM ticks
+        who goes fast (ChooseSpeeds), or a PC decides in the moment (StartTurn). Pressing next while
+        stopped there moves on; the undecided go slow, named in the log."""
         arrived = bool(f.current)
         if f.current:
             f = self._end_turn(f, ev)
@@ -199,14 +201,40 @@ class Cosmere(Ruleset):
             nxt = self.suggested(f, f.phase)
             if nxt:
                 return self._begin(f, nxt[0], ev, given=given)
-            if arrived and f.phase == 0 and self._undecided_pcs(f):
+            if arrived and f.phase == 0 and self._waits_for_choices(f):
                 return f
             f = self._next_phase(f, ev)
             arrived = True
         return f
 
-    def _undecided_pcs(self, f: Fight) -> bool:
-        return any(c.kind == "pc" and not c.economy.done and not c.economy.speed and not c.down for c in f.combatants)
+    def undecided(self, f: Fight, kinds: tuple[str, ...] = ("pc", "npc")) -> list[Combatant]:
+        """Who has still to choose fast or slow this round: up, not acting, not done, not a boss (a
+        boss takes both turns)."""
+        return [
+            c
+            for c in f.combatants
+            if c.kind in kinds and not c.economy.speed and not c.economy.done and not c.down
+            and c.id != f.current and not combat.is_boss(c)
+        ]
+
+    def _waits_for_choices(self, f: Fight) -> bool:
+        """The fast-PC phase waits while a PC may still decide in the moment, and at the round's
+        start (nobody has acted) while anyone is undecided: the GM sees every choice made."""
+        if self.undecided(f, ("pc",)):
+            return True
+        return not any(c.economy.done for c in f.combatants) and bool(self.undecided(f))
+
+    def _undecided_go_slow(self, f: Fight, ev: Events) -> Fight:
+        """The fast turns of a side are over: whoever of it never chose goes slow, named in the log
+        (it was undecided, never silently slow). A boss keeps its own pair of turns."""
+        kinds = ("pc",) if f.phase == 0 else ("npc",)
+        names = [c.name for c in self.undecided(f, kinds)]
+        for c in f.combatants:
+            if c.kind in kinds and not c.economy.speed and not c.economy.done and not combat.is_boss(c):
+                f = put(f, replace(c, economy=replace(c.economy, speed="slow")))
+        if names:
+            ev.append(E.Info(f"Undecided, so slow this round: {', '.join(names)}"))
+        return f
 
     def _end_turn(self, f: Fight, ev: Events) -> Fight:
         c = f.get(f.current)
@@ -246,6 +274,8 @@ class Cosmere(Ruleset):
                     "has not taken its turn yet: it goes in the slow NPC phase",
                 )[f.phase]
                 ev.append(E.Info(f"{c.name} {why}", c.id))
+        if f.phase in (0, 1):
+            f = self._undecided_go_slow(f, ev)
         if f.phase >= 2:
             # the slow PC phase is the last one a PC can act in; the slow NPC phase ends the round
             f = self._skip_down(f, ev, ("pc",) if f.phase == 2 else ("pc", "npc"))
@@ -298,6 +328,27 @@ class Cosmere(Ruleset):
             raise RuleError(refusal)
         f = put(f, replace(c, economy=replace(c.economy, speed=cmd.speed)))
         ev.append(E.Edited(c.id, c.name, f"chooses a {cmd.speed or 'undecided'} turn"))
+        return f
+
+    def _choose_all(self, f: Fight, cmd: ChooseSpeeds, ev: Events) -> Fight:
+        """Everyone's choice at once: each as ChooseSpeed would check it, all or nothing."""
+        picked = [(w, "fast") for w in cmd.fast] + [(w, "slow") for w in cmd.slow]
+        if not picked:
+            raise RuleError("Name at least one combatant going fast or slow.")
+        seen: set[str] = set()
+        for who, speed in picked:
+            c = f.get(who)
+            if who in seen:
+                raise RuleError(f"{c.name} is named twice: fast or slow, not both.")
+            seen.add(who)
+            refusal = self.choose_refusal(f, c, speed)
+            if refusal:
+                raise RuleError(refusal)
+            f = put(f, replace(c, economy=replace(c.economy, speed=speed)))
+        for speed, ids in (("fast", cmd.fast), ("slow", cmd.slow)):
+            if ids:
+                names = ", ".join(f.get(w).name for w in ids)
+                ev.append(E.Info(f"This round, {speed}: {names}"))
         return f
 
     def turn_plan(self, f: Fight, c: Combatant, asked: str = "") -> tuple[str, str, int]:
@@ -506,12 +557,15 @@ class Cosmere(Ruleset):
         users = tuple(
             dict.fromkeys(([cur.id] if cur else []) + [c.id for c in f.combatants if c.economy.reactions > 0])
         )
-        attackers = (cur.id,) if cur is not None else everyone
+        # decision: with nobody's turn under way there is nothing to react to, so no attack (a
+        # Reactive Strike or a readied attack comes during someone's turn)
+        attackers = (cur.id,) if cur is not None else ()
+        no_turn = "Nobody is taking a turn: start one first (n, or g for the selected)."
         choosers = tuple(c.id for c in f.combatants if not self.choose_refusal(f, c))
         takers = tuple(c.id for c in f.combatants if not self.turn_plan(f, c)[0])
         return (
             offer("use", "Use an action or reaction", live or anyone(f, users, "Nobody can act or react now."), users),
-            offer("attack", "Attack", live or anyone(f, attackers, ""), attackers),
+            offer("attack", "Attack", live or anyone(f, attackers, no_turn), attackers),
             offer("fast_slow", "Choose fast or slow", live or anyone(f, choosers, "Nobody can choose now."), choosers),
             offer("take_turn", "Take the turn now", live or anyone(f, takers, "Nobody can take a turn now."), takers),
             offer("fall", "Fall", live or anyone(f, everyone, ""), everyone),

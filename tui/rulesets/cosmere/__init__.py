@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from engine.rules.cosmere.combat import is_boss
 from engine.ruleset import Ruleset
 from engine.state import Combatant, Fight
 from tui.rows import Now, live
-from tui.rulesets.base import Action, RulesetUI, register
+from tui.rulesets.base import Action, RulesetUI, load, register
 from tui.text import span
 from tui.views import (
     Column,
@@ -25,6 +26,7 @@ from tui.views import (
 )
 
 DIALOGS = "tui.rulesets.cosmere.dialogs"
+DIALOGS_ROUND = "tui.rulesets.cosmere.round"
 
 
 def pace_cell(f: Fight, c: Combatant, st: Styles) -> Text:
@@ -102,6 +104,19 @@ class CosmereUI(RulesetUI):
             dialog=f"{DIALOGS}:SpeedDialog",
         ),
         Action(
+            "round_speeds",
+            "F",
+            "round_speeds",
+            "Fast for the round",
+            "Choose who goes fast this round",
+            "Tick who goes fast this round, the rest slow: the prompt each round opens with (Cosmere)",
+            show=False,
+            after="use",
+            enabled=live,
+            offer="fast_slow",
+            dialog=f"{DIALOGS_ROUND}:round_speeds",
+        ),
+        Action(
             "take_turn",
             "g",
             "take_turn",
@@ -122,6 +137,14 @@ class CosmereUI(RulesetUI):
     use_name_hint = "Strike, Move, Reactive Strike, ... (optional)"
     use_cost = True
 
+    def owes(self, f: Fight) -> bool:
+        # the prompter is made as the fight opens (not when a round begins), so it knows which
+        # round starts are news: those a command just made
+        return bool(f.combatants) and not f.ended or super().owes(f)
+
+    def owed_prompter(self) -> object:
+        return load(f"{DIALOGS_ROUND}:RoundPrompter")()  # the dialogs: loaded once a fight opens
+
     def tracker_rows(self, f: Fight, rs: Ruleset, width: int, st: Styles) -> list[Row]:
         cols = [
             Column("Pace", 4, pace_cell),
@@ -133,32 +156,56 @@ class CosmereUI(RulesetUI):
         name_w, badge_w = layout(cols, width)
         actors = frozenset(rs.actors(f)) if f.started and not f.ended else frozenset()
         out = [Row(None, header_row(cols, name_w, badge_w, st))]
-        groups: list[list[Combatant]] = [[] for _ in COSMERE_GROUPS]
+
+        def line(c: Combatant) -> Row:
+            return cached_row(
+                f, c, st, width, actors, None, lambda: combatant_row(f, c, cols, name_w, badge_w, actors, st)
+            )
+
+        groups: list[list[Combatant]] = [[] for _ in TRACKER_GROUPS]
         for c in f.combatants:
-            groups[cosmere_group(c)].append(c)
-        for i, title in enumerate(COSMERE_GROUPS):
-            members = sorted(groups[i], key=lambda c: (c.economy.done, -c.stat("speed"), -c.tiebreak))
-            now = f.started and not f.ended and i == f.phase
-            role = "group-current" if now else "group"
-            label = f"── {title}{' (now)' if now else ''} "
-            if i == 4 and f.started:
-                label = f"── {title}: choose with f; slow by default "
-            head = span(label, st[role])
-            head.append("─" * max(0, width - head.cell_len), style=st[role])
+            groups[tracker_group(c)].append(c)
+        live_now = f.started and not f.ended
+        for i, members in enumerate(groups):
+            if not members and not (live_now and i == f.phase // 2 and i < 2):
+                continue  # an empty group is a line the 80x24 tracker cannot spare
+            now = live_now and i < 2 and i == f.phase // 2
+            head = span(group_title(f, i, now), st["group-current" if now else "group"])
+            head.append("─" * max(0, width - head.cell_len), style=st["group-current" if now else "group"])
             out.append(Row(None, head))
-            for c in members:
-                out.append(
-                    cached_row(
-                        f,
-                        c,
-                        st,
-                        width,
-                        actors,
-                        None,
-                        lambda c=c: combatant_row(f, c, cols, name_w, badge_w, actors, st),
-                    )
-                )
+            out.extend(line(c) for c in sink_down(members))
         return out
+
+
+# the tracker's groups: a speed's PCs come before its NPCs (their phases), so one heading a speed
+# spares two lines at 80x24; the players' view keeps the four phases (COSMERE_GROUPS)
+TRACKER_GROUPS = ("Fast turns", "Slow turns", "Undecided")
+
+
+def tracker_group(c: Combatant) -> int:
+    if not c.economy.speed and is_boss(c):
+        return 0  # a boss's fast turn comes unasked (its slow one after)
+    return {"fast": 0, "slow": 1}.get(c.economy.speed, 2)
+
+
+def group_title(f: Fight, i: int, now: bool) -> str:
+    if i == 2:
+        return "── Undecided: F ticks who goes fast; n makes them slow " if f.started else "── Undecided "
+    if not now:
+        return f"── {TRACKER_GROUPS[i]}: PCs, then NPCs "
+    part = "PCs" if f.phase % 2 == 0 else "NPCs"
+    return f"── {TRACKER_GROUPS[i]} (now: {part}) "
+
+
+def sink_down(members: list[Combatant]) -> list[Combatant]:
+    """A group's rows in order: PCs first, then by Speed and the d20, who has gone below who has
+    not, and the down NPCs at the bottom, so fallen minions do not push the PCs off an 80x24
+    screen. Each keeps a row of its own (a GM heals or removes a fallen minion by selecting it);
+    a down PC keeps its place among the PCs."""
+    return sorted(
+        members,
+        key=lambda c: (c.down and c.kind != "pc", c.kind != "pc", c.economy.done, -c.stat("speed"), -c.tiebreak),
+    )
 
 
 register(CosmereUI())
