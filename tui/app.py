@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import logging
 import os
+import re
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -24,7 +25,7 @@ from textual.widget import Widget
 
 from engine import RuleError
 from engine.commands import Command
-from engine.events import ActionUsed, Event, describe
+from engine.events import ActionUsed, Event, ResourceChanged, describe
 from saves.errors import SaveError
 from tui import config as cfgmod
 from tui import gc_policy
@@ -53,14 +54,25 @@ def _save_error() -> type[Exception]:
     return SaveError
 
 
+# a roll's workings ("1d20+10 = [10]+10 = 20"): the summary keeps its total, the log keeps it whole
+_WORKINGS = re.compile(r"\d*d\d+[^\s\[\]]* = \[[^\]]*\][^\s\[\]]* = (-?\d+)")
+_BARE_TOTAL = re.compile(r" \[-?\d+\]")
+
+
+def compact(text: str) -> str:
+    """An event's line without its dice workings: "Wyrm attacks Ysolde with Lash: 20 vs AC 13: hit"."""
+    return _BARE_TOTAL.sub("", _WORKINGS.sub(r"\1", text))
+
+
 def summary(events: Sequence[Event], limit: int = 2) -> str:
-    """A short sentence for what a command did (or what an undo took back)."""
+    """A short sentence for what a command did (or what an undo took back): the dice's workings
+    left out, so a hit or miss and the damage fit a narrow screen's pane title."""
     if not events:
         return "(no change)"
-    # what happened first, what it cost after: "Bandit 3 uses Attack (action); A0 B1..." cut the
-    # hit or miss off a narrow screen's title
-    events = sorted(events, key=lambda e: isinstance(e, ActionUsed))
-    parts = [describe(e) for e in events[:limit]]
+    # what happened first, what it cost after: "Bandit 3 uses Attack (action); A0 B1..." or
+    # "spends 1 Legendary actions" first cut the hit or miss off a narrow screen's title
+    events = sorted(events, key=lambda e: isinstance(e, ActionUsed | ResourceChanged))
+    parts = [compact(describe(e)) for e in events[:limit]]
     more = len(events) - limit
     return clean("; ".join(parts)) + (f" (+{more} more)" if more > 0 else "")
 

@@ -166,11 +166,13 @@ class MainScreen(FightAccess, Screen[None]):
         }
         for name in DETAILS:
             title = titles[name]
-            if narrow:
+            if narrow and self._told and name == self.detail:
+                # the message has the room while it shows (a hit or miss and its damage at 80x24);
+                # the footer still says v switches the pane
+                title = title + Text("  ") + span(f" {self._told} ", "reverse")
+            elif narrow:
                 others = " · ".join(n.capitalize() for n in DETAILS if n != name)
                 title = title + span(f"   v: {others}", "dim")
-                if self._told and name == self.detail:
-                    title = title + Text("  ") + span(f" {self._told} ", "reverse")
             widget = self.query_one(f"#{name}")
             if self._title_cache.get(name) != title.plain:
                 self._title_cache[name] = title.plain
