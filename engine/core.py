@@ -241,7 +241,7 @@ def _edit(rs: Ruleset, f: Fight, cmd: C.EditCombatant, ev: Events) -> Fight:
         merged.update(dict(cmd.stats))
         stats = rs.full_stats(tuple(merged.items()))
         if stats != c.stats:
-            changes.append(", ".join(f"{stat_label(rs, k)} {v}" for k, v in cmd.stats))
+            changes.append(", ".join(f"{rs.stat_label(k)} {v}" for k, v in cmd.stats))
             new = rs.restat(new, stats)
     for field in WORD_FIELDS:
         value = getattr(cmd, field)
@@ -289,36 +289,6 @@ def _words_changed(field: str, old: tuple[str, ...], new: tuple[str, ...]) -> st
     lost = [said(x) for x in old if x not in new]
     parts = ([f"now {', '.join(gained)}"] if gained else []) + ([f"no longer {', '.join(lost)}"] if lost else [])
     return "; ".join(parts) or f"flags in another order: {', '.join(new)}"
-
-
-ABILITY_WORDS = {
-    "str": "Strength",
-    "dex": "Dexterity",
-    "con": "Constitution",
-    "int": "Intelligence",
-    "wis": "Wisdom",
-    "cha": "Charisma",
-}
-# stats a library statblock keeps beyond its ruleset's own (engine/library/): Warhammer's Strength,
-# which a weapon's +SB is worked out from
-EXTRA_STAT_WORDS = {"s": "Strength"}
-
-
-def stat_label(rs: Ruleset, key: str) -> str:
-    """A stat as the GM says it: the ruleset's label, else the words for the ability scores and saves
-    a statblock brings ("wis" Wisdom score, "dex_save" Dexterity save bonus); a stat the GM named
-    (a nine-phase resource) as typed."""
-    for spec in rs.stats:
-        if spec.key == key:
-            return spec.label
-    if key in EXTRA_STAT_WORDS:
-        return EXTRA_STAT_WORDS[key]
-    if key in ABILITY_WORDS:
-        return f"{ABILITY_WORDS[key]} score"
-    ability = key.removesuffix("_save")
-    if ability != key and ability in ABILITY_WORDS:
-        return f"{ABILITY_WORDS[ability]} save bonus"
-    return key
 
 
 def _start(rs: Ruleset, f: Fight, cmd: C.StartFight, ev: Events) -> Fight:

@@ -203,6 +203,24 @@ class Ruleset(ABC):
             economy=self.fresh_economy(),
         )
 
+    def stat_label(self, key: str) -> str:
+        """A stat as the GM says it: its label here; a stat the GM named (a nine-phase resource), or
+        one a statblock brings that the ruleset has no words for, as typed. A ruleset whose
+        statblocks bring more stats names them (d20's ability scores, Warhammer's Strength)."""
+        for spec in self.stats:
+            if spec.key == key:
+                return spec.label
+        return key
+
+    def follow_stats(self, c: Combatant, stats: tuple[tuple[str, int], ...]) -> Combatant:
+        """Resources whose maximum is a stat take the edited value (what is left, at most the new
+        maximum); the others (a statblock's recharging breath) stay whole, recharge and refresh kept."""
+        s = dict(stats)
+        res = tuple(
+            replace(p, current=min(p.current, s.get(p.key, p.max)), max=s.get(p.key, p.max)) for p in c.resources
+        )
+        return replace(c, resources=res)
+
     def full_stats(self, given: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:
         """The ruleset's stats in its order, defaults filled in; unknown keys are kept after."""
         known = {s.key for s in self.stats}

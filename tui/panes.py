@@ -10,7 +10,6 @@ from rich.text import Text
 
 from engine import events as E
 from engine.area import sustained_by
-from engine.core import stat_label
 from engine.events import Event, describe
 from engine.ruleset import Ruleset
 from engine.state import Combatant, Fight, Pool
@@ -264,7 +263,7 @@ def _sheet_rest(t: Text, f: Fight, c: Combatant, st: Styles) -> None:
 def stat_rows(rs: Ruleset, c: Combatant) -> list[tuple[str, int]]:
     """The stats not already shown as a health track or a resource, with the ruleset's labels."""
     pools = {p.key for p in c.health} | {p.key for p in c.resources}
-    return [(clean(stat_label(rs, k)), v) for k, v in c.stats if k not in pools]
+    return [(clean(rs.stat_label(k)), v) for k, v in c.stats if k not in pools]
 
 
 def sheet(f: Fight, rs: Ruleset, c: Combatant | None, st: Styles = PLAIN, width: int = 80) -> Text:

@@ -17,6 +17,7 @@ import msgspec
 from engine.dice import parse
 from engine.errors import RuleError
 from engine.limits import LINE, NAME, TEXT, WORD
+from engine.pools import LEGENDARY, LEGENDARY_RESISTANCE  # the engine's names for these pools
 from engine.state import Pool
 from engine.text import check_line, check_multiline, shown
 
@@ -30,8 +31,6 @@ MAX_PARTS = 10  # damage parts of one ability
 MAX_MULTI = 20  # attacks one Multiattack makes
 MAX_SLOT_LEVEL = 9
 
-LEGENDARY = "Legendary actions"  # the pool a legendary creature spends, full again at its turn
-LEGENDARY_RESISTANCE = "Legendary Resistance"
 FOCUS = "focus"  # Cosmere's resource of that key (engine.rules.cosmere)
 
 

@@ -105,13 +105,7 @@ class Cosmere(Ruleset):
         return (Pool("focus", s["focus"], s["focus"]), Pool("investiture", s["investiture"], s["investiture"]))
 
     def restat(self, c: Combatant, stats: tuple[tuple[str, int], ...]) -> Combatant:
-        c = super().restat(c, stats)
-        s = dict(stats)
-        # replace, not a new Pool: a statblock's pool keeps its recharge and refresh
-        res = tuple(
-            replace(p, current=min(p.current, s.get(p.key, p.max)), max=s.get(p.key, p.max)) for p in c.resources
-        )
-        return replace(c, resources=res)
+        return self.follow_stats(super().restat(c, stats), stats)
 
     def handlers(self) -> dict[type[C.Command], Handler]:
         return {

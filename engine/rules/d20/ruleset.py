@@ -129,6 +129,17 @@ class D20(Ruleset):
         gp = dict(stats).get("gambit", 0)
         return (Pool("gambit", gp, gp),) if gp else ()
 
+    def stat_label(self, key: str) -> str:
+        """The ability scores and saves a statblock brings: "wis" Wisdom score, "dex_save" Dexterity
+        save bonus."""
+        label = super().stat_label(key)
+        if label != key:
+            return label
+        if key in combat.ABILITIES:
+            return f"{combat.ABILITIES[key]} score"
+        ability = key.removesuffix("_save")
+        return f"{combat.ABILITIES[ability]} save bonus" if ability in combat.ABILITIES else key
+
     def restat(self, c: Combatant, stats: tuple[tuple[str, int], ...]) -> Combatant:
         c = super().restat(c, stats)
         gp = dict(stats).get("gambit", 0)

@@ -112,6 +112,10 @@ class Warhammer(Ruleset):
     has_initiative = True
     health_label = "Wounds"
 
+    def stat_label(self, key: str) -> str:
+        # a statblock keeps Strength, which a weapon's +SB is worked out from
+        return "Strength" if key == "s" else super().stat_label(key)
+
     def make(self, cmd: C.AddCombatant, cid: str, name: str) -> Combatant:
         # Initiative is a skill based on Agility: left out, it is the Agility itself (no advances)
         given = dict(cmd.stats)
@@ -129,13 +133,7 @@ class Warhammer(Ruleset):
         return tuple(Pool(k, s[k], s[k]) for k in ("fortune", "resolve", "resilience"))
 
     def restat(self, c: Combatant, stats: tuple[tuple[str, int], ...]) -> Combatant:
-        c = super().restat(c, stats)
-        s = dict(stats)
-        # replace, not a new Pool: a statblock's pool keeps its recharge and refresh
-        res = tuple(
-            replace(p, current=min(p.current, s.get(p.key, p.max)), max=s.get(p.key, p.max)) for p in c.resources
-        )
-        return replace(c, resources=res)
+        return self.follow_stats(super().restat(c, stats), stats)
 
     def handlers(self) -> dict[type[C.Command], Handler]:
         return {

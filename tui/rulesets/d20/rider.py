@@ -19,18 +19,11 @@ from engine import events as E
 from engine.area import AreaEffect, AreaTarget
 from engine.commands import Command
 from engine.library.abilities import LEGENDARY_RESISTANCE
-from engine.rules.d20.combat import D20Test, TestRolled
+from engine.rules.d20.combat import ABILITIES, D20Test, TestRolled
 from tui.dialogs import Dialog, FormError, Tick, field, optional_int, parse_given, row, table_rolls
 from tui.text import literal
 
-SAVES = {
-    "str": "Strength",
-    "dex": "Dexterity",
-    "con": "Constitution",
-    "int": "Intelligence",
-    "wis": "Wisdom",
-    "cha": "Charisma",
-}
+SAVES = ABILITIES  # "con": "Constitution"
 
 
 class Rider(msgspec.Struct, frozen=True):
