@@ -18,6 +18,10 @@ class Event(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag_field
     public: ClassVar[bool] = False
     # how the app's log colours its line ("bad", "good", ...; "" plain): a ruleset's event says so
     log_role: ClassVar[str] = ""
+    # how soon a one-line summary of a command tells it (a narrow screen has room for little): 0 what
+    # happened (a hit or miss, damage taken), 1 a roll whose results the lines after it give (a test
+    # rolled once for several targets), 2 what it cost (an action used, a resource spent)
+    summary_rank: ClassVar[int] = 0
 
     def describe(self) -> str:
         """One line of plain text for the log. Each built-in event writes its own; a ruleset's event
@@ -204,6 +208,7 @@ class ConditionEnded(Event, tag="condition_end"):
 
 
 class ResourceChanged(Event, tag="resource"):
+    summary_rank: ClassVar[int] = 2
     who: str
     name: str
     key: str
@@ -216,6 +221,7 @@ class ResourceChanged(Event, tag="resource"):
 
 
 class ActionUsed(Event, tag="used"):
+    summary_rank: ClassVar[int] = 2
     who: str
     name: str
     what: str

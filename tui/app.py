@@ -25,7 +25,7 @@ from textual.widget import Widget
 
 from engine import RuleError
 from engine.commands import Command
-from engine.events import ActionUsed, Event, ResourceChanged, describe
+from engine.events import Event, describe
 from saves.errors import SaveError
 from tui import config as cfgmod
 from tui import gc_policy
@@ -56,7 +56,7 @@ def _save_error() -> type[Exception]:
 
 # a roll's workings ("1d20+10 = [10]+10 = 20"): the summary keeps its total, the log keeps it whole
 _WORKINGS = re.compile(r"\d*d\d+[^\s\[\]]* = \[[^\]]*\][^\s\[\]]* = (-?\d+)")
-_BARE_TOTAL = re.compile(r" \[-?\d+\]")
+_BARE_TOTAL = re.compile(r" \[-?\d+(?: \(entered\))?\]")  # "[7]", "[7 (entered)]": a total told already
 
 
 def compact(text: str) -> str:
@@ -64,16 +64,20 @@ def compact(text: str) -> str:
     return _BARE_TOTAL.sub("", _WORKINGS.sub(r"\1", text))
 
 
-def summary(events: Sequence[Event], limit: int = 2) -> str:
+def summary(events: Sequence[Event], limit: int = 3, least: int = 2) -> str:
     """A short sentence for what a command did (or what an undo took back): the dice's workings
-    left out, so a hit or miss and the damage fit a narrow screen's pane title."""
+    left out, so a hit or miss and the damage fit a narrow screen's pane title and the lines under it.
+    What happened comes first (up to `limit` events), then, to make up `least`, what it cost."""
     if not events:
         return "(no change)"
     # what happened first, what it cost after: "Bandit 3 uses Attack (action); A0 B1..." or
-    # "spends 1 Legendary actions" first cut the hit or miss off a narrow screen's title
-    events = sorted(events, key=lambda e: isinstance(e, ActionUsed | ResourceChanged))
-    parts = [compact(describe(e)) for e in events[:limit]]
-    more = len(events) - limit
+    # "spends 1 Legendary actions" first cut the hit or miss off a narrow screen's title, as did a
+    # Cosmere attack's test before each target's result (Event.summary_rank)
+    ranked = sorted(events, key=lambda e: e.summary_rank)
+    told = [e for e in ranked if e.summary_rank == 0][:limit]
+    told += [e for e in ranked if e.summary_rank > 0][: max(0, least - len(told))]
+    parts = [compact(describe(e)).strip() for e in told]  # a target's line is indented in the log
+    more = len(events) - len(told)
     return clean("; ".join(parts)) + (f" (+{more} more)" if more > 0 else "")
 
 

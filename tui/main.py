@@ -30,8 +30,8 @@ from tui.host import FightAccess
 from tui.panes import conditions_text, header_text, log_line, sheet
 from tui.rows import GENERIC, Now
 from tui.rulesets import get_ui, registered
-from tui.text import clean, literal, span
-from tui.widgets import KeyBar, Line, LogView, Pane, Tracker
+from tui.text import clean, literal, span, wrap_message
+from tui.widgets import KeyBar, Line, Lines, LogView, Pane, Tracker
 
 if TYPE_CHECKING:
     from tui.app import FracasApp
@@ -47,6 +47,14 @@ GENERIC_ACTIONS = frozenset(a.action.partition("(")[0] for a in GENERIC)
 
 
 LEGENDARY = "Legendary actions"  # engine.library.abilities.LEGENDARY, read without loading the library
+
+
+def told_lines(message: str, width: int, before: int, lines: int = 3) -> list[str]:
+    """A message as a narrow screen shows it: its first line in the rest of a pane's title (the
+    border's ends and `before`, the title's own words, taken) and the rest on lines under it, each
+    with a space either side."""
+    first = max(8, width - 2 - before - 2)
+    return wrap_message(message, (first, *([max(8, width - 2)] * (lines - 1))))
 
 
 class MainScreen(FightAccess, Screen[None]):
@@ -135,6 +143,8 @@ class MainScreen(FightAccess, Screen[None]):
         if self._ready and self.fracas.session is not None:
             # the header shortens the fight's name to its new width, once that width is laid out
             self.call_after_refresh(lambda: self._render_header(self.fight, self.rules))
+        if self._told:
+            self.call_after_refresh(self._titles)  # the message laid out again at the new width
 
     def _layout_classes(self, width: int, update: bool = True) -> bool:
         """Set the classes the layout hangs on; False when they were already so. Changing a class
@@ -166,19 +176,25 @@ class MainScreen(FightAccess, Screen[None]):
         }
         for name in DETAILS:
             title = titles[name]
+            widget = self.query_one(f"#{name}", Lines)
+            banner: list[Text] = []
             if narrow and self._told and name == self.detail:
-                # the message has the room while it shows (a hit or miss and its damage at 80x24);
-                # the footer still says v switches the pane
-                title = title + Text("  ") + span(f" {self._told} ", "reverse")
+                # the message has the room while it shows (a hit or miss and its damage at 80x24),
+                # and what the title cannot hold goes on under it; the footer still says v switches
+                width = widget.size.width or self.app.size.width
+                first, *rest = told_lines(self._told, width, title.cell_len + 2, self.TOLD_LINES)
+                title = title + Text("  ") + span(f" {first} ", "reverse")
+                banner = [span(f" {line} ", "reverse") for line in rest]
             elif narrow:
                 others = " · ".join(n.capitalize() for n in DETAILS if n != name)
                 title = title + span(f"   v: {others}", "dim")
-            widget = self.query_one(f"#{name}")
+            widget.set_banner(banner)
             if self._title_cache.get(name) != title.plain:
                 self._title_cache[name] = title.plain
                 widget.border_title = title
 
     TOLD_SECONDS = 8.0  # how long the last message stays in the pane's title
+    TOLD_LINES = 3  # the title and two lines under it: an attack, its defence and the damage at 80x24
 
     def tell_inline(self, message: str) -> bool:
         """On a narrow screen, show `message` in the shown pane's title (True); a wide screen has

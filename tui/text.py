@@ -10,6 +10,7 @@ from __future__ import annotations
 import unicodedata
 from functools import lru_cache
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 
@@ -107,4 +108,37 @@ def shorten_middle(text: Text, width: int) -> Text:
     if out.cell_len > width:  # wide characters in the tail: fall back to a plain cut
         out = text.copy()
         out.truncate(width, overflow="ellipsis")
+    return out
+
+
+
+def wrap_message(text: str, widths: tuple[int, ...]) -> list[str]:
+    """A message laid out on lines of the given widths in cells (the first may be shorter: the rest
+    of a pane's title). A part ("; " between parts) that does not fit the rest of a line well filled
+    starts the next line, else it is cut between words; what the last line has no room for ends in "…"."""
+    parts = text.split("; ")
+    lines: list[str] = []
+    line = ""
+    for n, part in enumerate(parts):
+        piece = part + (";" if n < len(parts) - 1 else "")
+        room = widths[min(len(lines), len(widths) - 1)]
+        after = widths[min(len(lines) + 1, len(widths) - 1)]
+        fits = cell_len(line) + 1 + cell_len(piece) <= room if line else cell_len(piece) <= room
+        whole = fits or (cell_len(line) * 5 >= room * 3 and cell_len(piece) <= after)
+        for word in [piece] if whole else piece.split(" "):
+            width = widths[min(len(lines), len(widths) - 1)]
+            joined = f"{line} {word}" if line else word
+            if cell_len(joined) <= width or not line:
+                line = joined
+                continue
+            lines.append(line)
+            line = word
+    lines.append(line)
+    if len(lines) > len(widths):
+        lines = lines[: len(widths) - 1] + [" ".join(lines[len(widths) - 1 :]) + " …"]
+    out = []
+    for ln, width in zip(lines, widths, strict=False):
+        t = Text(ln, end="")
+        t.truncate(max(1, width), overflow="ellipsis")
+        out.append(t.plain)
     return out

@@ -416,12 +416,30 @@ class Lines(Widget, can_focus=True):
         self._base: Style | None = None
         self._styled: dict[int, tuple[Strip, Strip]] = {}
         self._styled_width = -1
+        self._banner: list[Text] = []  # lines over the pane's top: the rest of a message (set_banner)
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._final.clear()
         self._styled.clear()
         self._base = None
+
+    def set_banner(self, lines: Sequence[Text]) -> None:
+        """Lines shown over the pane's top lines, under its title: the rest of a message the title
+        has no room for on a narrow screen (MainScreen.tell_inline); none: the pane as it is."""
+        new = list(lines)
+        if new == self._banner:
+            return
+        rows = max(len(new), len(self._banner))
+        self._banner = new
+        for y in range(rows):
+            self._final.pop(y, None)
+        self.refresh(Region(0, 0, self.size.width, rows))
+
+    @property
+    def banner(self) -> str:
+        """The banner's text (tests read it)."""
+        return "\n".join(t.plain for t in self._banner)
 
     def set_strips(self, strips: list[Strip], keep: bool = True) -> None:
         old_top, old = self._top(), self._strips
@@ -492,6 +510,10 @@ class Lines(Widget, can_focus=True):
         base = self._base
         strip = self._final.get(y)
         if strip is not None:
+            return strip
+        if y < len(self._banner):
+            strip = strip_of(self._banner[y], self.app.console).crop_extend(0, width, base).apply_style(base)
+            self._final[y] = strip
             return strip
         top = self._top(height)
         index = top + y

@@ -91,6 +91,11 @@ def notifications(pilot: Pilot) -> list[str]:
     return [str(n.message) for n in pilot.app._notifications]
 
 
+def screen_lines(app: Any) -> list[str]:
+    """The whole screen as the compositor renders it for the terminal, one string a line."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
 def dialog_error(pilot: Pilot) -> str:
     err = pilot.app.screen.query_one("#error", Static)
     return str(err.render()) if err.has_class("-shown") else ""

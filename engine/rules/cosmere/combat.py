@@ -11,7 +11,7 @@ silent are in docs/rules/cosmere.md.
 
 import re
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import msgspec
 from msgspec.structs import replace
@@ -135,6 +135,7 @@ class Grant(C.Command, tag="cosmere_grant"):
 
 @E.register_event
 class CosmereAttackRolled(E.Event, tag="cosmere_attack"):
+    summary_rank: ClassVar[int] = 1  # each target's result (hit, graze, miss) and damage come first
     who: str
     name: str
     test: DiceRoll
