@@ -90,11 +90,9 @@ class AttackBase(Dialog):
 
     OK = "Roll"
     HINT = "enter or ctrl+s: roll · space: tick · esc: cancel · tab: next field"
-    # the fields scroll in half the screen: at 80x24 the odds, the table's roll and the buttons stay
-    # in sight below them
-    DEFAULT_CSS = """
-    AttackBase #fields { max-height: 50vh; }
-    """
+    # the fields scroll in what the screen has left: at 80x24 the odds, the table's roll and the
+    # buttons stay in sight below them, however many lines those take (Dialog.fit_fields)
+    FIELDS_SHARE = 1.0
     DICE = "given"  # the field for the attacker's own roll: required when the table rolls for its side
     # the attacker's own fields, filled from its last attack (never the target, the dice or the situation)
     REMEMBERED: tuple[str, ...] = ()
@@ -468,6 +466,7 @@ class AttackBase(Dialog):
         for w in self.query("#odds"):
             w.update(text)  # type: ignore[attr-defined]
         self.show_on_hit()
+        self.call_after_refresh(self.fit_fields)  # the odds' lines come off the fields' room
 
     def odds(self) -> Text:
         raise NotImplementedError

@@ -34,26 +34,39 @@ def where(f: Fight, rs: Ruleset) -> str:
 
 
 def header_text(f: Fight, rs: Ruleset, st: Styles = PLAIN, width: int = 200) -> Text:
-    """Round and turn first (what the table asks), then the fight's name and the ruleset; the name is
-    what gets shortened when space is short, then the ruleset's title goes."""
+    """Round and turn first (what the table asks), then the fight's name and the ruleset. When space
+    is short the ruleset's title goes first (the GM knows it; `?` says it), then the name is cut
+    after a whole word with an ellipsis; the round and whose turn it is stay."""
     now = Text(where(f, rs))
     title = span(f"  {rs.title}", st["pip"])
     name = literal(f.name, st["current"])
     gap = Text("  ")
     if now.cell_len + gap.cell_len + name.cell_len + title.cell_len > width:
-        # a narrow screen: the name gives way first, then the ruleset's title; whose turn it is stays
-        room = max(8, width - now.cell_len - gap.cell_len - title.cell_len)
+        title = Text("")
+        room = width - now.cell_len - gap.cell_len
         if name.cell_len > room:
-            name.truncate(room, overflow="ellipsis")
-        if now.cell_len + gap.cell_len + name.cell_len + title.cell_len > width:
-            title = Text("")
-            room = max(2, width - now.cell_len - gap.cell_len)
-            if name.cell_len > room:
-                name.truncate(room, overflow="ellipsis")
-    t = now + gap + name + title
+            name = cut_at_word(name, room) if room >= 6 else Text("")  # "Skirm…" still tells fights apart
+    t = now + gap + name + title if name.cell_len else now
     if t.cell_len > width:
         t.truncate(width, overflow="ellipsis")
     return t
+
+
+def cut_at_word(text: Text, width: int) -> Text:
+    """A one-line Text cut to `width` cells with an ellipsis, after its last whole word that fits
+    ("Skirmish on the Shattered…", not "Skirmish on the Shatt…"); a first word longer than that is cut
+    where it must be."""
+    out = text.copy()
+    if out.cell_len <= width:
+        return out
+    out.truncate(max(1, width - 1))
+    plain = out.plain
+    space = plain.rstrip().rfind(" ")
+    if space >= width // 2:  # a word boundary not too far back: cut there, else keep the letters
+        out = out[:space]
+    out.rstrip()
+    out.append("…")
+    return out
 
 
 # --- the character sheet -----------------------------------------------------------------------

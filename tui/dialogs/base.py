@@ -83,6 +83,41 @@ def _settling(fn: Callable[..., None]) -> Callable[..., None]:
     return run
 
 
+class FieldsBox(VerticalScroll):
+    """A dialog's fields, scrolled when they do not fit the screen (tab scrolls to the field it goes
+    to): the line under them says how many lines are out of sight and where, since a scrollbar
+    alone went unseen at 80x24."""
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        self.tell_more()
+
+    def on_resize(self) -> None:
+        self.tell_more()  # its own size, or its fields' (one shown or hidden)
+
+    def tell_more(self) -> None:
+        if not self.is_attached:
+            return
+        found = self.screen.query("#more")
+        if not found:
+            return
+        line = found.first(Static)
+        above = round(self.scroll_y)
+        below = max(0, round(self.max_scroll_y) - above)
+        up = f"▲ {above} line{'s' if above != 1 else ''} above"
+        down = f"▼ {below} more line{'s' if below != 1 else ''} below"
+        if above and below:
+            text = f"{up} · {down}"
+        elif below:
+            text = f"{down} (tab goes down to them)"
+        elif above:
+            text = f"{up} (shift+tab goes back up)"
+        else:
+            text = ""
+        line.update(Text(text))
+        line.set_class(bool(text), "-shown")
+
+
 class Dialog(FightAccess, ModalScreen[None]):
     DEFAULT_CSS = """
     Dialog { align: center middle; background: $background; }
@@ -91,7 +126,9 @@ class Dialog(FightAccess, ModalScreen[None]):
         border: round $primary; background: $surface; padding: 0 1;
     }
     Dialog #heading { height: auto; text-style: bold; }
-    Dialog #fields { height: auto; max-height: 70vh; margin-top: 1; }
+    Dialog #fields { height: auto; max-height: 16; margin-top: 1; }
+    Dialog #more { height: 1; color: $text-muted; display: none; }
+    Dialog #more.-shown { display: block; }
     Dialog .row { height: auto; min-height: 1; }
     Dialog .label { width: 24; height: 1; color: $text-muted; }
     Dialog .label.-focus { color: $text; text-style: bold reverse; }
@@ -170,17 +207,46 @@ class Dialog(FightAccess, ModalScreen[None]):
             heading, self._build_error = Text(""), exc
         with Vertical(id="dialog"):
             yield Static(heading, id="heading")
-            with VerticalScroll(id="fields", can_focus=False):
+            with FieldsBox(id="fields", can_focus=False):
                 if self._build_error is None:
                     try:
                         yield from self.fields()
                     except Exception as exc:
                         self._build_error = exc
+            yield Static(id="more")  # says there are fields out of sight, above or below
             yield Static(id="error")
             with Horizontal(id="buttons"):
                 yield Button(self.OK, id="ok", variant="primary", compact=True)
                 yield Button("Cancel", id="cancel", compact=True)
             yield Static(Text(self.HINT), id="hint")
+
+    # the most of the screen's height the fields take (the heading, the buttons and the lines under
+    # the fields keep the rest); fewer when those need more (Dialog.fit_fields)
+    FIELDS_SHARE = 0.7
+
+    def on_resize(self) -> None:
+        self.fit_fields()
+
+    def fit_fields(self) -> None:
+        """The fields' height limit in lines, from the screen's height less what the rest of the
+        dialog takes: the dialog then fits the screen with its buttons and no blank rows (a limit in
+        vh left the dialog as tall as its fields unscrolled, the rows under its hint blank)."""
+        found = self.query("#fields")
+        if not found or not self.is_attached:
+            return
+        fields = found.first(FieldsBox)
+        height = self.size.height or self.app.size.height
+        rest = 2 + fields.styles.margin.top + 1  # the dialog's border, the gap above and the "more" line
+        for w in self.query_one("#dialog").children:
+            if w is not fields and w.id != "more" and w.display:
+                rest += w.outer_size.height + w.styles.margin.top + w.styles.margin.bottom
+        room = max(3, min(int(height * self.FIELDS_SHARE), height - rest))
+        if fields.styles.max_height is None or fields.styles.max_height.value != room:
+            fields.styles.max_height = room
+            focused = self.focused
+            if focused is not None and fields in focused.ancestors:
+                # the field being typed in stays in sight when the lines under the fields grow
+                self.call_after_refresh(lambda: focused.scroll_visible(animate=False))
 
     # --- where am I: the focused field's label is marked with FOCUS_MARK and reversed, so the field
     # the next keys go to is plain in every theme and without colour (a text cursor alone is not)
@@ -206,6 +272,7 @@ class Dialog(FightAccess, ModalScreen[None]):
     def on_screen_resume(self) -> None:
         # focus is placed by now: keys typed while the dialog was opening come in
         self._opened = True
+        self.call_after_refresh(self.fit_fields)  # the rest of the dialog is laid out by then
         self.call_after_refresh(self.fracas.release_typeahead)
 
     # messages a key can turn into; once handled, what enter (or escape) was going to do is done
@@ -269,6 +336,7 @@ class Dialog(FightAccess, ModalScreen[None]):
         err = self.query_one("#error", Static)
         err.update(literal(message))
         err.add_class("-shown")
+        self.call_after_refresh(self.fit_fields)  # its lines come off the fields' room
 
     @on(Input.Changed)
     @on(Choice.Changed)
@@ -278,6 +346,7 @@ class Dialog(FightAccess, ModalScreen[None]):
         err = self.query("#error")
         if err and err.first().has_class("-shown"):
             err.first().remove_class("-shown")
+            self.call_after_refresh(self.fit_fields)
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:

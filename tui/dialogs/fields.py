@@ -106,6 +106,7 @@ class Choice(OwnKeys, Widget, can_focus=True):
         Binding("left", "move(-1)", "Previous", show=False, id="choice_previous"),
         Binding("right", "move(1)", "Next", show=False, id="choice_next"),
     ]
+    LABEL_AT_LEAST = 16  # cells an option keeps before the "3/7" count gives way to it
     index: reactive[int] = reactive(0)
     typed: reactive[str] = reactive("")  # what was typed to search the options ("" = not searching)
 
@@ -136,18 +137,28 @@ class Choice(OwnKeys, Widget, can_focus=True):
     def render(self) -> Text:
         if not self.options:
             return Text("(none)")
-        label = self.options[self.index][0]
-        t = Text(end="")
+        raw = self.options[self.index][0]
+        label = raw.copy() if isinstance(raw, Text) else Text(raw)
+        t = Text(end="", no_wrap=True)
         if self.typed:
             # first, so a long option cannot push it out of sight
             found = self._match(self.typed) is not None
             t.append(f"typed: {self.typed} " if found else f"no match: {self.typed} ", style="bold reverse")
             t.append(" ")
+        count = Text(f"  {self.index + 1}/{len(self.options)}", style="dim") if len(self.options) > 2 else Text()
+        # an option longer than the row is cut with an ellipsis between the arrows, so ▶ (there is
+        # another) stays in sight; the count goes first when the option would be left too short
+        room = self.content_size.width
+        if room > 0:
+            fixed = t.cell_len + 4  # "◀ " and " ▶"
+            if label.cell_len > room - fixed - count.cell_len and room - fixed - count.cell_len < self.LABEL_AT_LEAST:
+                count = Text()
+            if label.cell_len > room - fixed - count.cell_len:
+                label.truncate(max(1, room - fixed - count.cell_len), overflow="ellipsis")
         t.append("◀ ")
-        t.append_text(label if isinstance(label, Text) else Text(label))
+        t.append_text(label)
         t.append(" ▶")
-        if len(self.options) > 2:
-            t.append(f"  {self.index + 1}/{len(self.options)}", style="dim")
+        t.append_text(count)
         return t
 
     def action_move(self, delta: int) -> None:

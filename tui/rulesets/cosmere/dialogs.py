@@ -278,7 +278,7 @@ class CosmereAttackDialog(AttackBase):
         yield row("Weapon (for the log)", field(placeholder="spear", id="label"))
         yield row(
             "Ranged, and",
-            Tick("in an enemy's reach", id="in_reach", compact=True),
+            Tick("in a foe's reach", id="in_reach", compact=True),
             Tick("long range", id="long_range", compact=True),
             Tick("unstable", id="unstable", compact=True),
         )

@@ -309,11 +309,8 @@ class WarhammerOutcomeDialog(Dialog):
             yield row("Fumble result (read)", field(placeholder="what the fumble table says (optional)", id="fumble"))
         if r.critical_total is not None:
             if may_deflect(t):
-                yield Tick(
-                    "armour deflects the critical (-20 severity, that location's armour damaged)",
-                    id="deflect",
-                    compact=True,
-                )
+                # a row with its label, as the critical dialog's: the box's words fit 80 columns
+                yield row("Armour", Tick("deflects it (-20 severity, the armour damaged)", id="deflect", compact=True))
             if tier(t) == "minion":
                 opts: list[tuple[str | Text, bool]] = [("sudden-death table", True), ("critical injury table", False)]
                 yield row("Minion's fate", Choice(opts, id="sudden"))
