@@ -14,13 +14,15 @@ import msgspec
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
+from textual.widget import Widget
 from textual.widgets import Static
 
 from engine.area import KeptCondition, RemoveConditions, sustained_by, sustaining
 from engine.commands import AddCondition, Command
 from engine.mechanics import KeptUp
 from engine.state import Fight
-from tui.dialogs import Choice, ConditionDialog, Dialog, FormError, Tick, row
+from tui.dialogs import Choice, ConditionDialog, Dialog, FormError, row
+from tui.dialogs.fields import ListTick, TickList
 from tui.text import literal
 
 
@@ -93,12 +95,17 @@ class KeptEndedDialog(Dialog):
     """What an ended concentration kept up: every one ticked; enter ends the ticked ones at once."""
 
     OK = "End them"
-    HINT = "enter: end the ticked ones · space: tick · esc: keep them all"
+    HINT = "enter: end the ticked ones · up/down, space: tick · esc: keep them all"
     RAISED = True
 
     def __init__(self, items: Sequence[KeptUp]) -> None:
         super().__init__()
         self.items = list(items)
+        self.kept_list = TickList()  # one tab stop; up/down between the conditions, space ticks
+
+    @property
+    def focus_chain(self) -> list[Widget]:
+        return self.kept_list.place(super().focus_chain)
 
     def heading(self) -> Text:
         t = literal(reason(self.fight, self.items))  # names as typed, made harmless
@@ -110,18 +117,18 @@ class KeptEndedDialog(Dialog):
         for n, k in enumerate(self.items):
             c = f.find(k.who)
             label = literal(k.name) + Text(" on ") + literal(c.name if c else "?")
-            tick = Tick(label, True, id=f"end-{n}", compact=True)
+            tick = ListTick(label, True, group=self.kept_list, row=n, id=f"end-{n}")
             yield Horizontal(Static("", classes="label mark"), tick, classes="row")
 
     DEFAULT_CSS = """
     KeptEndedDialog .label.mark { width: 2; }
-    KeptEndedDialog Tick { width: 1fr; }
-    KeptEndedDialog Tick:focus { text-style: bold reverse; }
+    KeptEndedDialog ListTick { width: 1fr; }
+    KeptEndedDialog ListTick:focus { text-style: bold reverse; }
     """
 
     def on_mount(self) -> None:
         if self.items:
-            self.query_one("#end-0", Tick).focus()
+            self.query_one("#end-0", ListTick).focus()
 
     def build(self) -> Command:
         chosen = [k for n, k in enumerate(self.items) if self.checked(f"end-{n}")]

@@ -16,6 +16,8 @@ import msgspec
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.widget import Widget
 from textual.widgets import Button, Static
 
 from engine import RuleError, apply, get_ruleset
@@ -25,8 +27,22 @@ from engine.state import Fight
 from engine.text import name_key
 from saves import library as S
 from saves.errors import SaveError
-from tui.dialogs import Dialog, FormError, Tick
+from tui.dialogs import Dialog, FormError
+from tui.dialogs.fields import ListTick, TickList
 from tui.text import clean, literal
+
+# a list of PCs to tick: one tab stop, up/down between them, space ticks (tui/dialogs/fields.py
+# TickList); the row's mark and the box drawn ▸X◂ say which one space ticks, without colour
+LIST_CSS = """
+{0} .label.mark {{ width: 2; }}
+{0} ListTick {{ width: 1fr; }}
+{0} ListTick:focus {{ text-style: bold reverse; }}
+"""
+
+
+def tick_row(box: ListTick) -> Horizontal:
+    """A row of a list of PCs: the focus mark's place, then the box."""
+    return Horizontal(Static("", classes="label mark"), box, classes="row")
 
 
 def _roster(rid: str) -> tuple[tuple[S.Member, ...], str]:
@@ -71,7 +87,16 @@ class PartyAddDialog(Dialog):
     """The roster's PCs, each ticked unless already in the fight: enter adds the ticked ones."""
 
     OK = "Add the party"
-    HINT = "enter: add the ticked PCs · space: tick · esc: cancel · tab: next"
+    HINT = "enter: add the ticked PCs · up/down, space: tick · esc: cancel · tab: next"
+    DEFAULT_CSS = LIST_CSS.format("PartyAddDialog")
+
+    def __init__(self, who: str = "") -> None:
+        super().__init__(who)
+        self.pc_list = TickList()
+
+    @property
+    def focus_chain(self) -> list[Widget]:
+        return self.pc_list.place(super().focus_chain)
 
     def heading(self) -> Text:
         return Text(f"Add the party ({self.rules.title})")
@@ -96,12 +121,12 @@ class PartyAddDialog(Dialog):
                 label.append("  (already in the fight)", style="dim")
             elif m.now.health or m.now.resources or m.now.conditions:
                 label.append("  (as the last fight left them)", style="dim")
-            yield Tick(label, not here, id=f"pc-{i}", compact=True)
+            yield tick_row(ListTick(label, not here, group=self.pc_list, row=i, id=f"pc-{i}"))
 
     def on_mount(self) -> None:
-        ticks = self.query(Tick)
-        if ticks:
-            ticks.first().focus()
+        first = self.pc_list.stop()
+        if first is not None:
+            first.focus()
         else:
             self.query_one("#cancel", Button).focus()
 
@@ -137,7 +162,16 @@ class PartyChangesDialog(Dialog):
     a PC made by hand joins the party); the ticked ones are written on enter."""
 
     OK = "Write back"
-    HINT = "enter: write the ticked PCs to the roster · space: tick · esc: not now"
+    HINT = "enter: write the ticked PCs back · up/down, space: tick · esc: not now"
+    DEFAULT_CSS = LIST_CSS.format("PartyChangesDialog")
+
+    def __init__(self, who: str = "") -> None:
+        super().__init__(who)
+        self.pc_list = TickList()  # the roster's PCs that changed, then the newcomers: one list
+
+    @property
+    def focus_chain(self) -> list[Widget]:
+        return self.pc_list.place(super().focus_chain)
 
     def heading(self) -> Text:
         return Text("The party after the fight: write back to the roster?")
@@ -157,18 +191,19 @@ class PartyChangesDialog(Dialog):
         elif not self._found and not self._new:
             yield Static(Text("Nothing changed for the roster's PCs in this fight."), classes="wide-label")
         for i, pc in enumerate(self._found):
-            yield Tick(literal(pc.name, "bold"), True, id=f"pc-{i}", compact=True)
+            yield tick_row(ListTick(literal(pc.name, "bold"), True, group=self.pc_list, row=i, id=f"pc-{i}"))
             yield Static(literal("    " + "; ".join(change_text(c) for c in pc.changes)), classes="wide-label")
         if self._new:
             yield Static(Text("Not on the roster yet (tick to add, as they stand now):"), classes="wide-label")
         for i, c in enumerate(self._new):
             # unticked: a PC made for one fight (a guest, a hireling) does not join unasked
-            yield Tick(literal(c.name, "bold"), False, id=f"new-{i}", compact=True)
+            box = ListTick(literal(c.name, "bold"), False, group=self.pc_list, row=len(self._found) + i, id=f"new-{i}")
+            yield tick_row(box)
 
     def on_mount(self) -> None:
-        ticks = self.query(Tick)
-        if ticks:
-            ticks.first().focus()
+        first = self.pc_list.stop()
+        if first is not None:
+            first.focus()
         else:
             self.query_one("#cancel", Button).focus()
 

@@ -14,7 +14,7 @@ from engine import commands as C
 from engine.commands import Command
 from engine.state import Combatant
 from tui.dialogs.base import Dialog, field, row
-from tui.dialogs.fields import Choice, Tick
+from tui.dialogs.fields import Choice, ListTick, TickList
 from tui.dialogs.forms import (
     INIT_TYPED,
     SIDE_KEYS,
@@ -77,7 +77,12 @@ class TypedInitiative(Dialog):
 class StartDialog(TypedInitiative):
     OK = "Start"
     ANNOUNCE = False  # the tracker and header show the new round at once
-    HINT = "enter: start · tab: next field · space: tick · esc: cancel"
+    HINT = "enter: start · tab: next field · up/down, space: surprised · esc: cancel"
+
+    def __init__(self, who: str = "") -> None:
+        super().__init__(who)
+        # the surprised boxes are one list: one tab stop after the dice, up/down between them
+        self.surprised_list = TickList()
 
     def heading(self) -> Text:
         ui = self.ui
@@ -105,7 +110,7 @@ class StartDialog(TypedInitiative):
         for i, c in enumerate(f.combatants):
             widgets: list[Widget] = []
             if ui.start_rolls:
-                widgets.append(Tick(Text("surprised"), id=f"surprised-{i}", compact=True))
+                widgets.append(ListTick(Text("surprised"), group=self.surprised_list, row=i, id=f"surprised-{i}"))
                 if not (ui.companions and c.owner):  # a companion acts on its owner's initiative
                     widgets.append(field(placeholder=self.hint(c), id=f"init-{i}", number=True))
             name = literal(c.name)
@@ -116,8 +121,9 @@ class StartDialog(TypedInitiative):
 
     @property
     def focus_chain(self) -> list[Widget]:
-        """Tab walks the dice down the list, then the surprised boxes: "15", tab, "12" gives the next
-        combatant its die (a box between them took the 12 and lost it)."""
+        """Tab walks the dice down the list, then onto the surprised boxes (one stop: up/down move
+        between them): "15", tab, "12" gives the next combatant its die (a box between them took
+        the 12 and lost it)."""
         chain = super().focus_chain
         head: list[Widget] = []
         dice: list[Widget] = []
@@ -155,9 +161,10 @@ class StartDialog(TypedInitiative):
         # otherwise the first combatant's die, so tab walks down the list's dice as it is on screen,
         # then its surprised boxes (starting on the Start button sent the first tab to Cancel);
         # enter still starts from any
-        fields = self.query("#fields Input") or self.query("#fields Tick")
-        if fields:
-            fields.first().focus()
+        fields = self.query("#fields Input")
+        first = fields.first() if fields else self.surprised_list.stop()
+        if first is not None:
+            first.focus()
         else:
             self.query_one("#ok", Button).focus()
 
