@@ -15,6 +15,7 @@ from engine.rules.warhammer.combat import Attack as WhAttack
 from saves.session import Session
 from tests.tui.support import app_on, cid, dialog_error, of, sync
 from tui.attack import OTHER
+from tui.dialogs.fields import Choice
 from tui.main import MainScreen
 from tui.rulesets.cosmere.dialogs import CosmereOutcomeDialog
 from tui.rulesets.d20.dialogs import D20AttackDialog
@@ -53,8 +54,11 @@ async def test_d20_first_statblock_attack_is_w_enter(tmp_path: Path) -> None:
         dlg = app.screen
         assert isinstance(dlg, D20AttackDialog)
         assert dlg.choice("weapon_pick") == 0 and dlg.focused is dlg.query_one("#target")
-        label = str(dlg.query_one("#weapon_pick").render())
-        assert "Jagged Knife +4, 1d4+2 piercing (reach 5 ft)" in label
+        pick = dlg.query_one("#weapon_pick", Choice)
+        assert str(pick.options[0][0]).startswith("Jagged Knife +4, 1d4+2 piercing (reach 5 ft)")
+        # at 80 columns the row shows it cut, both arrows kept (issue 25 item 11)
+        label = str(pick.render())
+        assert label.startswith("◀ Jagged Knife +4, 1d4+2 piercing (reach") and "… ▶" in label, label
         assert (dlg.value("bonus"), dlg.value("damage"), dlg.value("type")) == ("4", "1d4+2", "piercing")
         await pilot.press("enter")
         assert isinstance(app.screen, MainScreen), dialog_error(pilot)
@@ -174,7 +178,9 @@ async def test_warhammer_first_statblock_weapon_is_w_enter(tmp_path: Path) -> No
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("w")
         first = L.attacks(sb)[0]
-        assert L.attack_label(sb, first) in str(app.screen.query_one("#weapon_pick").render())
+        pick = app.screen.query_one("#weapon_pick", Choice)
+        assert str(pick.options[pick.index][0]) == L.attack_label(sb, first)
+        assert str(pick.render()).startswith(f"◀ {L.attack_label(sb, first)[:30]}")  # cut at 80 columns
         await pilot.press("enter")
         outcome = app.screen
         assert isinstance(outcome, WarhammerOutcomeDialog), dialog_error(pilot)
