@@ -53,7 +53,7 @@ def test_a_hit_takes_the_activity_and_deals_its_damage_grit_first():
     assert (orc.pool("grit").current, orc.hp) == (0, 7)  # 7: 4 to Grit, 3 to Hit Points
     lines = log(ev)
     assert lines[0].startswith("Aldric uses Weapon attack (Master Action, 1 action)")
-    assert lines[1] == "Aldric attacks Orc with Weapon attack: hit"
+    assert lines[1] == "Aldric hits Orc with Weapon attack"
     assert "Orc takes 7 slashing damage (4 to grit, 3 to hp)" in lines[2] and "(entered)" in lines[2]
     assert of(ev, Struck)[0].public  # the players see the blow land, as they see the damage
 
@@ -61,7 +61,7 @@ def test_a_hit_takes_the_activity_and_deals_its_damage_grit_first():
 def test_a_miss_still_spends_the_activity_and_the_master_action():
     f = to_phase(fight(), 4)
     f, ev = play(f, NineAttack("c1", "c2", speed=3, hit=False))
-    assert log(ev)[-1] == "Aldric attacks Orc with Weapon attack: miss"
+    assert log(ev)[-1] == "Aldric misses Orc with Weapon attack"
     assert not of(ev, E.Damaged)
     aldric = f.get("c1")
     assert aldric.economy.master and aldric.economy.actions == 2
@@ -161,7 +161,7 @@ def test_a_statblock_attack_fills_the_command_and_spends_its_resource():
     f, ev = play(f, NineAttack("c2", "c1", **fields))
     me = f.get("c2")
     assert me.pool("bolts").current == 11 and me.economy.master
-    assert "Crossbow Sniper attacks Aldric with Snap Shot: hit" in log(ev)
+    assert "Crossbow Sniper hits Aldric with Snap Shot" in log(ev)
 
 
 def test_one_undo_takes_the_whole_attack_back():

@@ -58,7 +58,8 @@ class Struck(Event, tag="nine_attack"):
     hit: bool
 
     def text(self) -> str:
-        return f"{self.name} attacks {self.target_name} with {self.activity}: {'hit' if self.hit else 'miss'}"
+        # short: at 80 columns the pane title holds this and the damage that follows it
+        return f"{self.name} {'hits' if self.hit else 'misses'} {self.target_name} with {self.activity}"
 
 
 def _spec(f: Fight, cmd: NineAttack) -> tuple[ActivitySpec, int | None]:
