@@ -194,7 +194,8 @@ GENERIC: tuple[Action, ...] = (
         "attack",
         "Attack",
         "Attack",
-        "The acting (or selected) combatant attacks: the chance to hit shown before the roll (d20, Cosmere, Warhammer)",
+        "The acting (or selected) combatant attacks: the chance to hit shown before the roll (d20, Cosmere,"
+        " Warhammer); nine-phase takes the table's hit or miss",
         optional=True,
         enabled=may_attack,
     ),
