@@ -10,7 +10,7 @@ from rich.text import Text
 
 from engine import events as E
 from engine.area import sustained_by
-from engine.events import Event, describe
+from engine.events import Event, describe, together_label
 from engine.ruleset import Ruleset
 from engine.state import Combatant, Fight, Pool
 from tui.text import clean, literal, span
@@ -236,6 +236,10 @@ def _sheet_initiative(t: Text, f: Fight, c: Combatant, label: str, st: Styles) -
     else:
         t.append(label, style=st["header"])
         t.append(f"{c.initiative}  (ties: {c.tiebreak})")
+        fellows = tuple(x.name for x in f.combatants if c.group and x.group == c.group and x.id != c.id)
+        if fellows:
+            t.append("  shared with ")
+            t.append_text(literal(together_label(fellows)))
 
 
 def _sheet_rest(t: Text, f: Fight, c: Combatant, st: Styles) -> None:
