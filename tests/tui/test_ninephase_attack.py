@@ -60,8 +60,8 @@ async def test_a_pc_attack_with_the_catalogs_weapon_its_speed_factor_then_recall
     app = app_on(s, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await select(pilot, "Aldric")
-        # the Speed Factor first (no statblock: the catalog's Weapon attack), then the result, the damage
-        await burst(pilot, "w", "4", "tab", "tab", "7", "enter")
+        # the Speed Factor first (no statblock: the catalog's Weapon attack), the target, the result, the damage
+        await burst(pilot, "w", "4", "tab", "tab", "tab", "7", "enter")
         assert isinstance(app.screen, MainScreen), dialog_error(pilot)
         cmd = last(s)
         assert (cmd.activity, cmd.speed, cmd.damage, cmd.target) == ("Weapon attack", 4, 7, of(s, "Orc Raider 1").id)
@@ -74,6 +74,17 @@ async def test_a_pc_attack_with_the_catalogs_weapon_its_speed_factor_then_recall
         await burst(pilot, "w", "tab", "5", "enter")
         cmd = last(s)
         assert (cmd.speed, cmd.damage) == (4, 5)
+
+
+@sync
+async def test_another_target_is_shift_tab_and_a_key_away(tmp_path: Path) -> None:
+    s = at_phase(4)
+    app = app_on(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await select(pilot, "Orc Raider 2")
+        await burst(pilot, "w", "shift+tab", "right", "tab", "enter")  # Aldric is first: the next is Mirelle
+        assert isinstance(app.screen, MainScreen), dialog_error(pilot)
+        assert last(s).target == of(s, "Mirelle").id and of(s, "Mirelle").pool("grit").current < 6
 
 
 @sync
@@ -111,7 +122,7 @@ async def test_the_engines_refusals_are_one_line_and_nothing_is_applied(tmp_path
         # its Master Action is spent: the thrown weapon (the catalog's, Speed Factor 2) is refused
         s.apply(C.NextTurn())
         await pilot.pause()
-        await burst(pilot, "w", "shift+tab", "right", "right", "tab", "2", "enter")
+        await burst(pilot, "w", "shift+tab", "shift+tab", "right", "right", "tab", "2", "enter")
         assert isinstance(app.screen, NineAttackDialog)
         assert dialog_error(pilot) == "Orc Raider 1 has already used its Master Action this round."
         assert s.history.cursor == depth + 1  # only the `next` applied since
@@ -123,7 +134,7 @@ async def test_a_target_dropped_by_the_attack_still_strikes_back_in_this_phase(t
     app = app_on(s, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await select(pilot, "Aldric")
-        await burst(pilot, "w", "4", "tab", "tab", "3", "0", "enter")  # a killing blow on Orc Raider 1
+        await burst(pilot, "w", "4", "tab", "tab", "tab", "3", "0", "enter")  # a killing blow on Orc Raider 1
         raider = of(s, "Orc Raider 1")
         assert raider.down and raider.dropped == (1, 4)
         await select(pilot, "Orc Raider 1")
@@ -169,6 +180,7 @@ async def test_the_footer_shows_w_and_another_attacker_gets_its_own_attacks(tmp_
         dlg = app.screen
         assert isinstance(dlg, NineAttackDialog)
         await burst(pilot, "shift+tab", "shift+tab", "shift+tab", "right")  # the attacker: Orc Shaman
+        # (from the result: the target, the attack, the attacker; the Speed Factor is hidden)
         assert dlg.who == of(s, "Orc Shaman").id
         assert str(dlg.query_one("#weapon").options[0][0]).startswith("Bone Staff 1d6+1 bludgeoning")
         assert dlg.value("amount") == "1d6+1" and dlg.value("type") == "bludgeoning"

@@ -259,7 +259,7 @@ class AddDialog(_CombatantForm):
         yield row("How many", field("1", id="count", number=True))
         if self.rules.shared_initiative:
             # ctrl+t (or a click) ticks it: the tab order stays as it was
-            tick = Tick(Text("one initiative for all the copies: they act together"), id="together", compact=True)
+            tick = Tick(Text("one initiative for all: they act together"), id="together", compact=True)
             tick.can_focus = False
             yield row("Together (ctrl+t)", tick, id="r-together")
         yield row("PC or NPC", Choice(KINDS, "npc", id="kind"))

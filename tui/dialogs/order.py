@@ -12,7 +12,6 @@ from textual.widgets import Button, Input, Static
 
 from engine import commands as C
 from engine.commands import Command
-from engine.events import together_label
 from engine.state import Combatant
 from tui.dialogs.base import Dialog, field, row
 from tui.dialogs.fields import Choice, Tick
@@ -236,8 +235,8 @@ class InitiativeDialog(TypedInitiative):
         fellows = self.fellows()
         if fellows:
             # they move with it unless it leaves them (docs/commands.md, `initiative`'s `alone`)
-            label = Text("on its own: leaves ") + literal(together_label(tuple(x.name for x in fellows)))
-            yield row("Shared with them", Tick(label, id="alone", compact=True))
+            others = "the other" if len(fellows) == 1 else f"the other {len(fellows)}"
+            yield row("Shared initiative", Tick(Text(f"on its own (leaves {others})"), id="alone", compact=True))
 
     def fellows(self) -> list[Combatant]:
         """The copies sharing its initiative (which a change moves along), itself left out."""

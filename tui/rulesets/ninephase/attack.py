@@ -90,9 +90,10 @@ class NineAttackDialog(ActingDialog):
     # --- the fields ----------------------------------------------------------------------------
     def fields(self) -> ComposeResult:
         yield self.user_row()
-        yield row("Target", Choice(self._targets(), self._default_target(), id="target"))
         yield row("Attack", Choice(self._weapons(), id="weapon"))
         yield row("Weapon Speed Factor", field(placeholder="1-9, its earliest phase", id="speed"), id="row-speed")
+        # just above the result, where the cursor starts: another target is shift+tab and a key away
+        yield row("Target", Choice(self._targets(), self._default_target(), id="target"))
         yield row("Result (the table's)", Choice(RESULTS, True, id="result"))
         yield row("Damage", field(placeholder="a number, or dice: 1d8+2", id="amount"))
         yield row("Table dice (optional)", field(placeholder="the dice rolled at the table: 4 6", id="given"))
@@ -204,7 +205,7 @@ class NineAttackDialog(ActingDialog):
         note = Text("")
         hit = self.choice("result")
         if not hit:
-            note = Text("A miss: no damage is dealt; the activity and its actions are spent all the same.")
+            note = Text("A miss deals no damage; the activity is spent all the same.")
         elif not self.value("amount").strip():
             note = Text("A hit: give its damage, a number or dice.")
         elif not self.value("amount").strip().isdigit() and table_rolls(self.fight, self.who):
