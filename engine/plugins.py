@@ -56,6 +56,9 @@ class Plugin(msgspec.Struct, frozen=True, kw_only=True):
     # (JSON Lines; tests/tui/test_snapshots.py)
     golden: str = ""
     snapshot: str = ""
+    # its auto-play for `fracas odds` (engine/odds): "module:object", a `engine.odds.Tactics`, imported
+    # only when a simulation runs (start-up never loads it); "" = the ruleset has no auto-play
+    tactics: str = ""
 
 
 def bundled(rid: str, ruleset: Ruleset, demo_name: str, *, default: bool = False) -> Plugin:
@@ -76,6 +79,7 @@ def bundled(rid: str, ruleset: Ruleset, demo_name: str, *, default: bool = False
         examples="engine:../docs/commands.md",
         golden=f"engine:../tests/saves/scripts/{rid}.jsonl",
         snapshot=f"engine:../tests/tui/fights/{rid}.jsonl",
+        tactics=f"engine.rules.{rid}.tactics:TACTICS",
     )
 
 
