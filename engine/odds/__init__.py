@@ -8,8 +8,9 @@ The API the CLI (`fracas odds`) and the app use:
   changed (the engine is pure) and nothing is saved.
 - `runs` (1 to 100,000) continuations, each from `f` with its own dice: run i's seed is mixed from
   `seed` and i, so the result is the same for a seed whatever the number of workers.
-- `workers`: 0 = every core, 1 = in this process (the tests), n = a pool of n processes (spawned:
-  the fight goes to them as msgspec bytes). The runs go in chunks; after each, `on_progress` is called
+- `workers`: 0 = every core (fewer than 100 runs stay in this process: a pool's start costs more than
+  they do), 1 = in this process (the tests), n = a pool of n processes (spawned: the fight goes to
+  them as msgspec bytes). The runs go in chunks; after each, `on_progress` is called
   in the caller's thread with the Odds so far, and `cancelled()` is asked: true stops there and
   returns what was finished.
 - A RuleError in one line: a ruleset without auto-play ("Plain list has no auto-play: odds cannot be
@@ -39,6 +40,7 @@ __all__ = ["CAP", "MAX_RUNS", "Fate", "Odds", "Side", "Tactics", "simulate", "ta
 MAX_RUNS = 100_000
 MAX_WORKERS = 256
 PROGRESS_STEPS = 20  # in this process: about this many chunks, so the progress moves by 5%
+SMALL = 100  # with workers 0, fewer runs than this stay in this process
 
 
 def check(f: Fight) -> Tactics:
@@ -75,7 +77,7 @@ def simulate(
     def report() -> Odds:
         return odds(counter, who, f.started, CAP, label)
 
-    n = workers or multiprocessing.cpu_count()
+    n = workers or (multiprocessing.cpu_count() if runs >= SMALL else 1)
     if n <= 1 or runs < 2:
         size = max(1, math.ceil(runs / PROGRESS_STEPS))
         for start in range(0, runs, size):
