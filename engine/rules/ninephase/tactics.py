@@ -55,6 +55,25 @@ class Move(NamedTuple):
     spend: tuple[tuple[str, int], ...] = ()
 
 
+class _Left:
+    """What a combatant has left of its round while it plans it."""
+
+    __slots__ = ("actions", "master", "used")
+
+    def __init__(self, actions: int, master: bool, used: set[str]) -> None:
+        self.actions, self.master, self.used = actions, master, used
+
+    def allows(self, m: Move) -> bool:
+        if m.cost > self.actions or (m.master and self.master):
+            return False
+        return m.repeatable or m.name.lower() not in self.used
+
+    def take(self, m: Move) -> None:
+        self.actions -= m.cost
+        self.master = self.master or m.master
+        self.used.add(m.name.lower())
+
+
 def _area(a: Ability | None) -> bool:
     return a is not None and (bool(a.save) or a.targets != 1)
 
@@ -130,33 +149,33 @@ class NinePhaseTactics(Tactics):
     def _plan(self, g: Game, c: Combatant) -> dict[int, Move]:
         """Its damaging activities in the phases left, the best first, each in the earliest phase it
         may take it, within its actions, its Master Action and one turn a phase."""
-        f = g.f
         e = c.economy
-        foes = len(g.foes(c))
-        free = [p for p in range(max(1, f.phase), PHASES + 1) if all(u.phase != p for u in e.phases)]
-        actions, master = e.actions, e.master
-        used = {u.lower() for u in e.used}
-        worth = []
-        for m in self.moves(g, c):
-            k = caught(m.ability.targets, foes) if _area(m.ability) and m.ability is not None else 1
-            if k >= (2 if _area(m.ability) else 1):
-                worth.append((-mean(m.dice) * k, len(worth), m))
+        free = [p for p in range(max(1, g.f.phase), PHASES + 1) if all(u.phase != p for u in e.phases)]
+        left = _Left(e.actions, e.master, {u.lower() for u in e.used})
         plan: dict[int, Move] = {}
-        for _, _, m in sorted(worth):
-            while m.cost <= actions and not (m.master and master) and (m.repeatable or m.name.lower() not in used):
-                if m.spend and not ready(c, m.spend):
-                    break
+        for m in self._worth(g, c):
+            while left.allows(m) and (not m.spend or ready(c, m.spend)):
                 phase = next((p for p in free if self._fits(m, p)), None)
                 if phase is None:
                     break
                 plan[phase] = m
                 free.remove(phase)
-                actions -= m.cost
-                master = master or m.master
-                used.add(m.name.lower())
+                left.take(m)
                 if not m.repeatable:
                     break
         return plan
+
+    def _worth(self, g: Game, c: Combatant) -> list[Move]:
+        """Its moves that deal damage to someone now, the most expected damage first (an ability
+        against several: only when it catches two or more)."""
+        foes = len(g.foes(c))
+        worth = []
+        for m in self.moves(g, c):
+            area = _area(m.ability)
+            k = caught(m.ability.targets, foes) if area and m.ability is not None else 1
+            if k >= (2 if area else 1):
+                worth.append((-mean(m.dice) * k, len(worth), m))
+        return [m for _, _, m in sorted(worth)]
 
     @staticmethod
     def _fits(m: Move, p: int) -> bool:
