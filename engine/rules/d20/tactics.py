@@ -13,6 +13,8 @@ Help, grapples and the off-hand attack are not used.
 
 from typing import Any, NamedTuple
 
+from msgspec.structs import replace
+
 from engine import commands as C
 from engine import library as L
 from engine.area import AreaEffect, AreaTarget
@@ -211,16 +213,23 @@ class D20Tactics(Tactics):
             self._multi(g, c, plan.sb, m.obj)
 
     def _weapon(self, g: Game, c: Combatant, sb: Any, a: Any, t: Combatant, use: str) -> None:
-        fields = L.attack_fields(sb, a)
-        fields.pop("extra", None)
-        if use:
-            fields["use"] = use
-        ev = g.do(combat.D20Attack(c.id, t.id, **fields))
+        key = ("attack", c.id, a.name, use)
+        made = g.memo.get(key)
+        if made is None:
+            fields = L.attack_fields(sb, a)
+            extra = fields.pop("extra", ())
+            if use:
+                fields["use"] = use
+            made = g.memo[key] = (combat.D20Attack(c.id, c.id, **fields), bool(extra))
+        cmd, extra = made
+        ev = g.do(replace(cmd, target=t.id))
         if ev is None or _missed(ev):
             return
-        for follow in L.get_kind(g.f.ruleset).follow_up(sb, a.name, ev):
-            g.do(follow)
-        self._rider(g, c, a, t)
+        if extra:
+            for follow in L.get_kind(g.f.ruleset).follow_up(sb, a.name, ev):
+                g.do(follow)
+        if a.condition or a.save:
+            self._rider(g, c, a, t)
 
     def _rider(self, g: Game, c: Combatant, a: Any, t: Combatant) -> None:
         """What else a hit does, as the app's rider dialog plays it: a save against damage and a
