@@ -8,8 +8,9 @@ pyproject.toml; a ruleset living in a package of its own names its `Plugin` the 
 `plugins()` reads the entry points once per process, in the order they are listed (`order`, then
 id). The engine registers each plugin's ruleset (engine/rules/__init__.py), the library imports its
 statblock kind, the app imports its slice when it first needs one (tui/rulesets/__init__.py), the
-saves take its demo; the tests take its docs page, worked examples, golden-save script and snapshot
-fight from it (docs/adding-a-ruleset.md).
+saves take its demo, the odds (engine/odds) import its auto-play when a simulation first runs; the
+tests take its docs page, worked examples, golden-save script and snapshot fight from it
+(docs/adding-a-ruleset.md).
 
 The engine reads no files of its own: the entry points are read from the installed distributions'
 metadata (engine.entry_points, as importlib.metadata finds them, without its import cost; it is
