@@ -13,7 +13,7 @@ The API the CLI (`fracas odds`) and the app use:
   them as msgspec bytes). The runs go in chunks; after each, `on_progress` is called
   in the caller's thread with the Odds so far, and `cancelled()` is asked: true stops there and
   returns what was finished.
-- A RuleError in one line: a ruleset without auto-play ("Plain list has no auto-play: odds cannot be
+- A RuleError in one line: a ruleset without auto-play ("<its title> has no auto-play: odds cannot be
   simulated"), a fight that is over or has nobody left on one side, runs or workers out of range.
 
 `Odds` (engine/odds/report.py) holds each side's wins with its 95% interval, the unfinished runs
