@@ -108,3 +108,29 @@ def test_ninephase_plans_its_round_in_the_earliest_phases_it_may_take() -> None:
     for _ in range(2):
         tactics.step(g)  # phases 3 and 4: it resolves in phase 4, dealing its damage
     assert g.f.get("c2").hp < 30
+
+
+class Recording(Game):
+    """A run that keeps the commands the auto-play sends."""
+
+    def do(self, cmd: C.Command) -> Any:
+        self.__dict__.setdefault("sent", []).append(cmd)
+        return super().do(cmd)
+
+
+def targets_of(g: Game) -> list[str]:
+    return [c.target for c in g.__dict__.get("sent", []) if hasattr(c, "target")]
+
+
+def test_d20_attacks_the_most_hurt_enemy_it_can_attack() -> None:
+    f = fight("d20", ("party", HERO, 1), ("enemy", DRAKE | {"actions": []}, 2))
+    f = started(f, "c1", "c2", (20, 1))
+    f, _ = apply(f, C.Damage("c3", 30))  # Drake 2 is the most hurt
+    tactics = tactics_for("d20")
+    g = Recording(f, tactics, {})
+    tactics.step(g)
+    assert targets_of(g) == ["c3"]
+    f, _ = apply(f, C.AddCondition("c1", "Charmed", source="c3"))  # Charmed by it: the other one
+    g = Recording(f, tactics, {})
+    tactics.step(g)
+    assert targets_of(g) == ["c2"] and g.refused == 0

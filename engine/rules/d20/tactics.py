@@ -174,7 +174,7 @@ class D20Tactics(Tactics):
         plan = self.plan(g, c)
         if act not in plan.acts:
             return True
-        foes = ranked(g.foes(c))
+        foes = _attackable(g, c)
         if not foes:
             return False
         best, best_i, targets = 0.0, -1, foes[:1]
@@ -281,7 +281,7 @@ class D20Tactics(Tactics):
     def _multi(self, g: Game, c: Combatant, sb: Any, a: Ability) -> None:
         """A Multiattack's attacks, its action paid: each on the most hurt enemy standing then."""
         for name in a.attacks:
-            foes = ranked(g.foes(g.f.get(c.id)))
+            foes = _attackable(g, g.f.get(c.id))
             if not foes or self.out(g, g.f.get(c.id)):
                 return
             low = name.casefold()
@@ -296,6 +296,15 @@ class D20Tactics(Tactics):
                 self._spell(g, c, ab, foes[0], "")
             elif ab.save and ab.damage and _dc(sb, ab):
                 self._area(g, c, sb, ab, foes[: max(1, caught(ab.targets, len(foes)))], "")
+
+
+def _attackable(g: Game, c: Combatant) -> list[Combatant]:
+    """The enemies `c` can attack, most hurt first: not the one it is Charmed by."""
+    foes = ranked(g.foes(c))
+    charmed = c.condition("Charmed") if c.conditions else None
+    if charmed is not None and charmed.source:
+        foes = [t for t in foes if t.id != charmed.source]
+    return foes
 
 
 def _missed(ev: tuple[Event, ...]) -> bool:
