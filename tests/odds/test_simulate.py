@@ -46,9 +46,9 @@ RULESETS = tuple(FIGHTER)
 @pytest.mark.parametrize("rules", RULESETS)
 def test_an_even_mirror_match_is_fifty_fifty_within_its_interval(rules: str) -> None:
     f = fight(rules, ("party", FIGHTER[rules], 2), ("enemy", FIGHTER[rules], 2))
-    o = simulate(f, 300, seed=11, workers=1)
+    o = simulate(f, 200, seed=11, workers=1)
     wins, decided = decided_share(o)
-    assert decided >= 200, o.lines()
+    assert decided >= 150, o.lines()
     assert in_interval(0.5, wins, decided), o.lines()
     if not o.draws:  # where no run ends with both sides down at once, the party's own interval
         party = o.side("party")
@@ -86,13 +86,13 @@ def test_d20_duel_matches_its_exact_odds() -> None:
 
 def test_cosmere_duel_matches_its_exact_odds() -> None:
     """No focus (no grazes), both fast: the PC's fast turn comes first each round. A: +4 against
-    Physical 14 (needs 10: 11 in 20), 3 + 4 damage on a hit, B's 20 health: 3 hits. B: +3 against
+    Physical 14 (needs 10: 11 in 20), 3 + 4 damage on a hit, B's 14 health: 2 hits. B: +3 against
     Physical 12 (needs 9: 12 in 20), 3 + 3, A's 12: 2 hits."""
     a = {"name": "Anna", "kind": "pc", "hp": 12, "phy": 12, "focus": 0,
          "attacks": [{"name": "Spear", "bonus": 4, "damage": "3"}]}
-    b = {"name": "Brute", "hp": 20, "phy": 14, "focus": 0, "attacks": [{"name": "Axe", "bonus": 3, "damage": "3"}]}
+    b = {"name": "Brute", "hp": 14, "phy": 14, "focus": 0, "attacks": [{"name": "Axe", "bonus": 3, "damage": "3"}]}
     f = fight("cosmere", ("party", a, 1), ("enemy", b, 1))
-    exact = duel(Fraction(11, 20), Fraction(12, 20), 3, 2)
+    exact = duel(Fraction(11, 20), Fraction(12, 20), 2, 2)
     check_exact(simulate(f, 2000, seed=5, workers=1), exact)
 
 
