@@ -322,6 +322,19 @@ GENERIC: tuple[Action, ...] = (
         selection=True,
     ),
     Action(
+        "odds",
+        "O",
+        "odds",
+        "Odds",
+        "Odds: play the rest of the fight many times",
+        "Each side's chance of winning from here (before the start: the encounter's difficulty), who goes"
+        " down, how many rounds are left; the runs stop when the fight changes (O again: from there)",
+        show=False,
+        changes=False,
+        offer=None,
+        enabled=anyone_tracked,
+    ),
+    Action(
         "end_fight",
         "E",
         "end_fight",
