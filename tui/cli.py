@@ -64,6 +64,12 @@ fight's name or its file's name).
 """
 
 
+def _library_cli() -> Any:
+    from tui import library_cli  # start-up: each subcommand loads only its own modules
+
+    return library_cli
+
+
 def _say(message: str) -> None:
     """One error line on stderr: 'fracas: <message>', with nothing a terminal would act on."""
     print(f"fracas: {terminal_safe(message)}", file=sys.stderr)
@@ -227,9 +233,7 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         if only is None or only == name:
             add_args(sub.add_parser(name, help=help_line))
     if only in LIBRARY_COMMANDS:
-        from tui import library_cli  # start-up: each subcommand loads only its own modules
-
-        library_cli.add_parsers(sub)
+        _library_cli().add_parsers(sub)
     elif only is None:
         sub.add_parser("library", help="the bestiary: import, list and show statblocks")
         sub.add_parser("party", help="the party roster: list, show, import")
@@ -284,9 +288,7 @@ def _main(argv: list[str]) -> int:
     if args.command == "serve":
         return _serve(args)
     if args.command in LIBRARY_COMMANDS:
-        from tui import library_cli  # start-up: each subcommand loads only its own modules
-
-        return library_cli.run(args)
+        return _library_cli().run(args)
     from saves import cli as saves_cli  # start-up: each subcommand loads only its own modules
 
     handler = {

@@ -16,6 +16,7 @@ from multiprocessing import resource_tracker
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.widget import Widget
 from textual.widgets import ProgressBar, Static
 
 from engine import RuleError
@@ -84,9 +85,94 @@ def odds_text(o: Odds, total: int) -> Text:
     return t
 
 
-class OddsPanel(Vertical, can_focus=False):
-    """Below the panes: a progress bar and the odds so far; `O` again (or escape's twin, the same
-    key) closes it. A changed fight stops the runs and says so."""
+class Runs:
+    """What the panel and the start dialog's line share: runs from one fight in worker processes,
+    watched from a thread, each chunk's odds handed to `shown` on the screen's thread; a new start or
+    `stop` makes a run still going say nothing more."""
+
+    total = RUNS
+
+    def runs_init(self) -> None:
+        self._stop = threading.Event()
+        self._last: Odds | None = None
+
+    def start_runs(self, widget: Widget, f: Fight) -> bool:
+        """Start the runs from `f` (stopping any still going); False, with the reason shown, when they
+        cannot start."""
+        self._stop.set()
+        self._stop = threading.Event()
+        self._last = None
+        try:
+            tracker_ready()
+        except OSError as exc:
+            self.say(Text(f"The odds could not be worked out: {clean(str(exc))}"))
+            return False
+        stop = self._stop
+        widget.run_worker(lambda: self._simulate(widget, f, stop), thread=True, exclusive=True, group="odds")
+        return True
+
+    def _simulate(self, widget: Widget, f: Fight, stop: threading.Event) -> None:
+        """In a worker thread: the runs go on in processes; each chunk's odds come back to the screen."""
+        app = widget.app
+
+        def progress(o: Odds) -> None:
+            if not stop.is_set():
+                app.call_from_thread(self._shown, o, stop)
+
+        try:
+            o = simulate(
+                f, self.total, seed_of(f), workers=workers(), on_progress=progress, cancelled=stop.is_set, nice=10
+            )
+        except RuleError as exc:
+            if not stop.is_set():
+                app.call_from_thread(self.say, Text(f"No odds: {clean(str(exc))}", style="bold"))
+            return
+        except Exception as exc:  # a worker process that could not start: one line, the fight untouched
+            if not stop.is_set():
+                app.call_from_thread(self.say, Text(f"The odds could not be worked out: {clean(str(exc))}"))
+            return
+        if not stop.is_set():
+            app.call_from_thread(self._shown, o, stop)
+            if o.runs == self.total:
+                remember(f, o)
+
+    def _shown(self, o: Odds, stop: threading.Event) -> None:
+        if stop is not self._stop or stop.is_set():
+            return  # a run stopped since: its late chunks say nothing
+        self._last = o
+        self.shown(o)
+
+    def shown(self, o: Odds) -> None:
+        raise NotImplementedError  # each widget shows the odds its own way
+
+    def say(self, text: Text) -> None:
+        raise NotImplementedError
+
+    @property
+    def running(self) -> bool:
+        return not self._stop.is_set() and (self._last is None or self._last.runs < self.total)
+
+    def stop(self) -> None:
+        self._stop.set()
+
+
+# the last odds worked out to the end, and the fight they are of: the start dialog shows them at once
+# when the GM asked on the main screen first (states are immutable: the same object, the same fight)
+_known: tuple[Fight, Odds] | None = None
+
+
+def remember(f: Fight, o: Odds) -> None:
+    global _known
+    _known = (f, o)
+
+
+def known(f: Fight) -> Odds | None:
+    return _known[1] if _known is not None and _known[0] is f else None
+
+
+class OddsPanel(Runs, Vertical, can_focus=False):
+    """Below the panes: a progress bar and the odds so far; `O` again closes it. A changed fight
+    stops the runs and says so."""
 
     DEFAULT_CSS = """
     OddsPanel { height: auto; max-height: 45%; border-top: solid $primary; padding: 0 1; }
@@ -98,78 +184,74 @@ class OddsPanel(Vertical, can_focus=False):
     def __init__(self) -> None:
         super().__init__(id="odds")
         self.fight: Fight | None = None  # the fight the odds shown are of (None: it changed since)
-        self._stop = threading.Event()
-        self._total = RUNS
-        self._last: Odds | None = None
+        self.runs_init()
 
     def compose(self) -> ComposeResult:
-        yield ProgressBar(total=RUNS, show_eta=False, id="odds-bar")
+        yield ProgressBar(total=self.total, show_eta=False, id="odds-bar")
         yield Static(id="odds-text")
 
     def run(self, f: Fight) -> None:
         """Start the runs from `f` (stopping any still going)."""
-        self._stop.set()
-        self._stop = threading.Event()
         self.fight = f
-        self._last = None
-        self.query_one(ProgressBar).update(total=self._total, progress=0)
-        self._say(Text("Working out the odds from here…" if f.started else "Working out the encounter's odds…"))
-        try:
-            tracker_ready()
-        except OSError as exc:
-            self._say(Text(f"The odds could not be worked out: {clean(str(exc))}"))
-            return
-        self._work(f, self._stop)
+        self.query_one(ProgressBar).update(total=self.total, progress=0)
+        self.say(Text("Working out the odds from here…" if f.started else "Working out the encounter's odds…"))
+        self.start_runs(self, f)
 
-    def _work(self, f: Fight, stop: threading.Event) -> None:
-        self.run_worker(lambda: self._simulate(f, stop), thread=True, exclusive=True, group="odds")
-
-    def _simulate(self, f: Fight, stop: threading.Event) -> None:
-        """In a worker thread: the runs go on in processes; each chunk's odds come back to the screen."""
-        app = self.app
-
-        def progress(o: Odds) -> None:
-            if not stop.is_set():
-                app.call_from_thread(self._shown, o, stop)
-
-        try:
-            o = simulate(f, self._total, seed_of(f), workers=workers(), on_progress=progress, cancelled=stop.is_set)
-        except RuleError as exc:
-            if not stop.is_set():
-                app.call_from_thread(self._say, Text(f"No odds: {clean(str(exc))}", style="bold"))
-            return
-        except Exception as exc:  # a worker process that could not start: one line, the fight untouched
-            if not stop.is_set():
-                app.call_from_thread(self._say, Text(f"The odds could not be worked out: {clean(str(exc))}"))
-            return
-        if not stop.is_set():
-            app.call_from_thread(self._shown, o, stop)
-
-    def _shown(self, o: Odds, stop: threading.Event) -> None:
-        if stop is not self._stop or stop.is_set():
-            return  # a run stopped since: its late chunks say nothing
-        self._last = o
+    def shown(self, o: Odds) -> None:
         self.query_one(ProgressBar).update(progress=o.runs)
-        self._say(odds_text(o, self._total))
+        self.say(odds_text(o, self.total))
 
-    def _say(self, text: Text) -> None:
+    def say(self, text: Text) -> None:
         self.query_one("#odds-text", Static).update(text)
 
     def fight_changed(self, f: Fight) -> None:
         """The fight moved on: runs from the old one stop, and the panel says what it shows."""
         if f is self.fight or self.fight is None:
             return  # the same fight, or one already told about
-        running = not self._stop.is_set() and (self._last is None or self._last.runs < self._total)
-        self._stop.set()
+        running = self.running
+        self.stop()
         self.fight = None  # what the panel shows is of no fight on screen any more
         note = Text("The fight changed" + (" before the runs finished" if running else ""), style="bold")
         note.append(": O works out the odds from here.")
         if self._last is not None and self._last.runs:
             note.append(f"\nBefore the change ({self._last.runs:,} runs): {self._last.headline()}", style="dim")
-        self._say(note)
-
-    def stop(self) -> None:
-        self._stop.set()
+        self.say(note)
 
     def on_unmount(self) -> None:
-        self._stop.set()  # the worker processes finish their chunk and the thread returns
+        self.stop()  # the worker processes finish their chunk and the thread returns
+
+
+class Difficulty(Runs, Static):
+    """The start dialog's line: the encounter's difficulty when it is known (the panel worked it out
+    for this very fight), else the key that works it out (ctrl+o), filling in as the runs come back."""
+
+    DEFAULT_CSS = "Difficulty { height: auto; color: $text-muted; margin-top: 1; }"
+    KEY = "ctrl+o"
+
+    def __init__(self, f: Fight) -> None:
+        super().__init__(id="difficulty")
+        self.fight = f
+        self.runs_init()
+
+    def on_mount(self) -> None:
+        o = known(self.fight)
+        if o is not None:
+            self.shown(o)
+        else:
+            self.say(Text("ctrl+o: the encounter's difficulty (1,000 runs, in the background)"))
+
+    def run(self) -> None:
+        self.say(Text("Working out the encounter's difficulty…"))
+        self.start_runs(self, self.fight)
+
+    def shown(self, o: Odds) -> None:
+        t = Text("Difficulty: ", style="bold")
+        t.append(o.headline())
+        t.append(f"  ({o.runs:,} runs" + (" so far)" if o.runs < self.total else ")"), style="dim")
+        self.update(t)
+
+    def say(self, text: Text) -> None:
+        self.update(text)
+
+    def on_unmount(self) -> None:
+        self.stop()

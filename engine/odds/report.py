@@ -85,7 +85,8 @@ class Odds(msgspec.Struct, frozen=True, gc=False):
         out = [self.headline(), ""]
         width = max(len(s.label) for s in self.sides)
         for s in self.sides:
-            out.append(f"{s.label.ljust(width)}  wins {pct(s.p):>4}  (95% interval {span(s.low, s.high)})")
+            verb = "wins" if s.key == PARTY else "win "  # the party wins, the foes win
+            out.append(f"{s.label.ljust(width)}  {verb} {pct(s.p):>4}  (95% interval {span(s.low, s.high)})")
         if self.draws:
             out.append(f"Both sides down together in {pct(self.draws / self.runs)} of the runs")
         if self.unfinished:

@@ -14,7 +14,7 @@ from engine import commands as C
 from tests.tui.support import app_on, burst, cid, demo_session, settled, sync
 from tui.dialogs.health import HealthDialog
 from tui.main import MainScreen
-from tui.odds import OddsPanel
+from tui.odds import Difficulty, OddsPanel
 
 RUNS = 40
 
@@ -22,7 +22,7 @@ RUNS = 40
 @pytest.fixture(autouse=True)
 def _small(monkeypatch: pytest.MonkeyPatch) -> None:
     # a few runs in the worker thread itself: the process pool is engine.odds' own (tests/odds)
-    monkeypatch.setattr(tui.odds, "RUNS", RUNS)
+    monkeypatch.setattr(tui.odds.Runs, "total", RUNS)
     monkeypatch.setattr(tui.odds, "workers", lambda: 1)
 
 
@@ -94,3 +94,39 @@ async def test_a_ruleset_without_auto_play_says_so_in_one_line(tmp_path: Path) -
         await burst(pilot, "O")
         panel = await _done(pilot)
         assert _text(panel) == "No odds: Plain list has no auto-play: odds cannot be simulated", _text(panel)
+
+
+@sync
+async def test_the_start_dialog_works_out_the_encounters_difficulty_on_ctrl_o(tmp_path: Path) -> None:
+    app = app_on(demo_session("warhammer"), tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await burst(pilot, "s")
+        line = app.screen.query_one(Difficulty)
+        assert str(line.render()).startswith("ctrl+o: the encounter's difficulty"), line.render()
+        await burst(pilot, "ctrl+o")
+        await pilot.app.workers.wait_for_complete()
+        await settled(pilot)
+        assert str(line.render()).startswith("Difficulty: The party "), line.render()
+        assert f"({RUNS:,} runs)" in str(line.render())
+        await burst(pilot, "enter")  # the dialog still starts the fight
+        assert app.session.state.started  # type: ignore[union-attr]
+
+
+@sync
+async def test_odds_worked_out_on_the_main_screen_show_in_the_start_dialog_at_once(tmp_path: Path) -> None:
+    app = app_on(demo_session("ninephase"), tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await burst(pilot, "O")
+        panel = await _done(pilot)
+        headline = _text(panel).splitlines()[0]
+        await burst(pilot, "s")
+        line = app.screen.query_one(Difficulty)
+        assert str(line.render()) == f"Difficulty: {headline}  ({RUNS:,} runs)", line.render()
+
+
+@sync
+async def test_a_ruleset_without_auto_play_has_no_difficulty_line(tmp_path: Path) -> None:
+    app = app_on(demo_session("plainlist"), tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await burst(pilot, "s")
+        assert not app.screen.query(Difficulty)

@@ -6,12 +6,14 @@ from __future__ import annotations
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widget import Widget
 from textual.widgets import Button, Input, Static
 
 from engine import commands as C
 from engine.commands import Command
+from engine.plugins import get_plugin
 from engine.state import Combatant
 from tui.dialogs.base import Dialog, field, row
 from tui.dialogs.fields import Choice, Tick
@@ -81,6 +83,20 @@ class StartDialog(TypedInitiative):
     OK = "Start"
     ANNOUNCE = False  # the tracker and header show the new round at once
     HINT = "enter: start · tab: next field · space: tick · esc: cancel"
+    BINDINGS = [Binding("ctrl+o", "odds", "Difficulty", show=False, id="start_odds")]
+
+    def difficulty(self) -> Widget | None:
+        """The encounter's difficulty line, where the ruleset brings an auto-play (tui/odds.py)."""
+        plugin = get_plugin(self.fight.ruleset)
+        if plugin is None or not plugin.tactics:
+            return None
+        from tui.odds import Difficulty  # the simulation loads when the dialog first offers it
+
+        return Difficulty(self.fight)
+
+    def action_odds(self) -> None:
+        for line in self.query("#difficulty"):
+            line.run()  # type: ignore[attr-defined]  # tui.odds.Difficulty, loaded with the line
 
     def heading(self) -> Text:
         ui = self.ui
@@ -120,6 +136,9 @@ class StartDialog(TypedInitiative):
                 yield self.shown_row(name, *widgets, slot=str(i))
             else:
                 yield Horizontal(Static(name, classes="label"), *widgets, classes="row")
+        line = self.difficulty()
+        if line is not None:
+            yield line
 
     @property
     def focus_chain(self) -> list[Widget]:
