@@ -1,8 +1,8 @@
 """Nine-phase's auto-play for `fracas odds` (engine/odds; docs/odds.md, "Nine-phase").
 
 The text gives no attack roll and no damage numbers: an attack lands, and its damage is the
-statblock's. An activity deals the damage of the statblock ability of the same name (`actions`, with
-`damage`); a weapon activity without one deals a default 1d6; an ability with damage that is no
+statblock's. An activity deals its own `damage` (what the attack key rolls), else that of the
+statblock ability of the same name (`actions`, with `damage`); a weapon activity without one deals a default 1d6; an ability with damage that is no
 activity is used as an action of the phase. A combatant without a statblock makes the catalog's
 Weapon attack at a default Speed Factor of 5, for 1d6.
 
@@ -117,11 +117,12 @@ class NinePhaseTactics(Tactics):
                 continue
             names.add(a.name.casefold())
             ab = damaging.get(a.name.casefold())
-            if ab is None and not a.weapon:
+            if ab is None and not a.weapon and not a.damage:
                 continue  # it deals nothing the statblock says
             fields = L.attack_fields(sb, a)
             spec = catalog.check_spec(a.spec)
-            dice, typ = _dice(ab) if ab is not None else (DEFAULT_DICE, "")
+            # the activity's own damage (what `w` rolls), else its namesake ability's, else the default
+            dice, typ = (a.damage, a.type) if a.damage else _dice(ab) if ab is not None else (DEFAULT_DICE, "")
             out.append(Move(
                 a.name, "activity", fields, spec.cost or 0, fields["earliest"], spec.lock, spec.master,
                 spec.channel, spec.repeatable, spec.across_rounds, dice, typ, ab,
