@@ -13,7 +13,7 @@ import importlib
 import sys
 import traceback
 
-MODULES = ("benchmarks.engine_bench", "benchmarks.save_bench", "benchmarks.tui_bench")
+MODULES = ("benchmarks.engine_bench", "benchmarks.save_bench", "benchmarks.tui_bench", "benchmarks.sim_bench")
 
 
 def line(fig: str, value: float, unit: str, target: float | None = None) -> str:

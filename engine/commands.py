@@ -71,6 +71,9 @@ class AddCombatant(Command, tag="add"):
     # every copy: Initiative() has each copy roll its own, a die or total is shared by all of them;
     # otherwise one entry per copy
     initiative: tuple[Initiative, ...] | None = None
+    # the copies act together: one initiative for all of them (one roll, or the one given), side by
+    # side in the order, each with its own turn (rulesets whose text allows it: Ruleset.shared_initiative)
+    together: bool = False
 
 
 class RemoveCombatant(Command, tag="remove"):
@@ -109,14 +112,18 @@ class StartFight(Command, tag="start"):
 
 
 class SetInitiative(Command, tag="initiative"):
-    """Set a combatant's initiative (d20 total, warhammer SL) by hand; the order is re-sorted."""
+    """Set a combatant's initiative (d20 total, warhammer SL) by hand; the order is re-sorted. Copies
+    sharing one initiative all take it, unless `alone`: this one leaves them and takes it alone."""
 
     who: str
     value: int
+    alone: bool = False
 
 
 class Reorder(Command, tag="reorder"):
-    """Move a combatant to a position (0 = first) in the turn order: the GM's call on ties."""
+    """Move a combatant to a position (0 = first) in the turn order: the GM's call on ties. Copies
+    sharing one initiative move as one block, unless the position is within their block (then it
+    changes places among them)."""
 
     who: str
     position: int

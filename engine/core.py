@@ -142,7 +142,39 @@ def _add(rs: Ruleset, f: Fight, cmd: C.AddCombatant, ev: Events) -> Fight:
         _words(getattr(cmd, field), field.replace("_", " "))
     _check_resources(rs, cmd.resources)
     joins = _joining(rs, f, cmd)
+    _check_together(rs, cmd, joins)
+    added = _copies(rs, f, cmd, name)
+    f = replace(f, combatants=f.combatants + added, next_id=f.next_id + len(added))
+    shared: E.InitiativeRolled | None = None
+    if f.started and joins and cmd.together:
+        # one roll (or the one given) for all the copies, said once they have joined
+        value, r, note, rng = rs.roll_initiative(added[0], joins[0], f.rng)
+        _believable(value)
+        f = replace(f, rng=rng)
+        shared = E.InitiativeRolled(added[0].id, added[0].name, value, r, note, tuple(c.name for c in added))
+    for i, c in enumerate(added):
+        ev.append(E.Added(c.id, c.name))
+        if f.started:
+            if shared is not None:
+                f = put(f, replace(c, initiative=shared.value))
+            elif joins:
+                # its initiative first, so the ruleset's joining places it in the order by it
+                given = joins[i] if len(joins) > 1 else joins[0]
+                value, r, note, rng = rs.roll_initiative(c, given, f.rng)
+                _believable(value)
+                f = replace(put(f, replace(c, initiative=value)), rng=rng)
+                ev.append(E.InitiativeRolled(c.id, c.name, value, r, note))
+            f = rs.joined(f, f.get(c.id), ev)
+    if shared is not None:
+        ev.append(shared)
+    return f
+
+
+def _copies(rs: Ruleset, f: Fight, cmd: C.AddCombatant, name: str) -> tuple[Combatant, ...]:
+    """The combatants `cmd` adds, numbered after copies already there, each with its own stats when
+    `copies` gives them, and one initiative group when they act together."""
     nid = f.next_id
+    group = f"c{nid}" if cmd.together else ""  # the first copy's id: unique, and never reused
     added = []
     # a second batch of Goblins carries on from Goblin 3 rather than repeating Goblin 1
     first = 1 + max((_number_after(c.name, name) for c in f.combatants), default=0)
@@ -157,24 +189,26 @@ def _add(rs: Ruleset, f: Fight, cmd: C.AddCombatant, ev: Events) -> Fight:
             mine = dict(cmd.copies[i])
             own = replace(cmd, stats=tuple((k, mine.pop(k, v)) for k, v in cmd.stats) + tuple(mine.items()))
         c = rs.make(own, f"c{nid}", label)
-        if cmd.statblock:
-            c = replace(c, statblock=cmd.statblock)
+        if cmd.statblock or group:
+            c = replace(c, statblock=cmd.statblock, group=group)
         nid += 1
         added.append(c)
-    f = replace(f, combatants=f.combatants + tuple(added), next_id=nid)
-    for i, c in enumerate(added):
-        ev.append(E.Added(c.id, c.name))
-        if f.started:
-            if joins:
-                # its initiative first, so the ruleset's joining places it in the order by it
-                given = joins[i] if len(joins) > 1 else joins[0]
-                value, r, note, rng = rs.roll_initiative(c, given, f.rng)
-                _believable(value)
-                c = replace(c, initiative=value)
-                f = replace(put(f, c), rng=rng)
-                ev.append(E.InitiativeRolled(c.id, c.name, value, r, note))
-            f = rs.joined(f, c, ev)
-    return f
+    return tuple(added)
+
+
+def _check_together(rs: Ruleset, cmd: C.AddCombatant, joins: tuple[C.Initiative, ...]) -> None:
+    """Copies that act together: several of them, in a ruleset whose text allows a shared initiative,
+    with their own (not a companion's) and at most one given for all."""
+    if not cmd.together:
+        return
+    if not rs.shared_initiative:
+        raise RuleError(f"{rs.title} has no initiative for copies to share: add them without 'together'.")
+    if cmd.count < 2:
+        raise RuleError("One initiative for all needs several copies (a count of 2 or more).")
+    if cmd.owner:
+        raise RuleError("A companion acts on its owner's initiative: it shares no other.")
+    if len(joins) > 1:
+        raise RuleError(f"Copies that act together take one initiative for all ({len(joins)} given).")
 
 
 def _joining(rs: Ruleset, f: Fight, cmd: C.AddCombatant) -> tuple[C.Initiative, ...]:
@@ -315,12 +349,26 @@ def _start(rs: Ruleset, f: Fight, cmd: C.StartFight, ev: Events) -> Fight:
 
 
 def _set_initiative(rs: Ruleset, f: Fight, cmd: C.SetInitiative, ev: Events) -> Fight:
+    """One combatant's initiative; copies sharing it all take it, unless `alone` splits this one off
+    (the last one left of its group is then on its own too)."""
     c = f.get(cmd.who)
     if not rs.has_initiative:
         raise RuleError(f"{rs.title} has no initiative number to set.")
     _believable(cmd.value)
-    f = put(f, replace(c, initiative=cmd.value))
-    ev.append(E.InitiativeRolled(c.id, c.name, cmd.value, None, "(set by hand)"))
+    team = [x for x in f.combatants if x.group == c.group] if c.group else [c]
+    if cmd.alone and len(team) < 2:
+        raise RuleError(f"{c.name} shares its initiative with no one: set it without 'alone'.")
+    if cmd.alone:
+        rest = [x for x in team if x.id != c.id]
+        if len(rest) == 1:  # a group of one is no group
+            f = put(f, replace(rest[0], group=""))
+        f = put(f, replace(c, initiative=cmd.value, group=""))
+        ev.append(E.InitiativeRolled(c.id, c.name, cmd.value, None, "(set by hand, on its own now)"))
+        return rs.reorder(f)
+    for x in team:
+        f = put(f, replace(x, initiative=cmd.value))
+    names = tuple(x.name for x in team) if len(team) > 1 else ()
+    ev.append(E.InitiativeRolled(c.id, c.name, cmd.value, None, "(set by hand)", names))
     return rs.reorder(f)
 
 
@@ -336,7 +384,16 @@ def _reorder(rs: Ruleset, f: Fight, cmd: C.Reorder, ev: Events) -> Fight:
     order = [x for x in f.order if x != c.id]
     if not 0 <= cmd.position <= len(order):
         raise RuleError(f"Position {cmd.position} is outside the order: 0 (first) to {len(order)} (last).")
-    order.insert(cmd.position, c.id)
+    team = {x.id for x in f.combatants if x.group == c.group} if c.group else {c.id}
+    block = [x for x in f.order if x in team]
+    first = f.order.index(block[0])
+    if len(block) > 1 and not first <= cmd.position < first + len(block):
+        # copies sharing one initiative move as one block: the moved one lands where it was put
+        rest = [x for x in f.order if x not in team]
+        at = max(0, min(len(rest), cmd.position - block.index(c.id)))
+        order = rest[:at] + block + rest[at:]
+    else:
+        order.insert(cmd.position, c.id)
     f = rs.order_changed(replace(f, order=tuple(order)))
     ev.append(E.OrderSet(tuple(f.get(x).name for x in order)))
     return f

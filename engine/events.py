@@ -70,10 +70,28 @@ class InitiativeRolled(Event, tag="initiative"):
     value: int
     roll: DiceRoll | None = None
     detail: str = ""
+    # copies sharing one initiative: every one's name (`who`, `name` are the first's); () = its own
+    names: tuple[str, ...] = ()
 
     def describe(self) -> str:
         rolled = f" ({self.roll.text()})" if self.roll else ""
-        return f"{self.name} initiative {self.value}{rolled}{' ' + self.detail if self.detail else ''}"
+        detail = f" {self.detail}" if self.detail else ""
+        if self.names and self.roll is not None:
+            return f"{together_label(self.names)} roll initiative together: {self.value}{rolled}{detail}"
+        if self.names:
+            return f"{together_label(self.names)} initiative {self.value} together{detail}"
+        return f"{self.name} initiative {self.value}{rolled}{detail}"
+
+
+def together_label(names: tuple[str, ...]) -> str:
+    """Copies named as a run where they are one ("Goblin 1-4"), else each name ("Goblin 1, Goblin 3
+    and Orc")."""
+    split = [n.rpartition(" ") for n in names]
+    base = split[0][0] if split else ""
+    nums = [int(n) if n.isdigit() and n.isascii() else -1 for _, _, n in split]
+    if base and all(b == base for b, _, _ in split) and nums == list(range(nums[0], nums[0] + len(nums))):
+        return f"{base} {nums[0]}-{nums[-1]}" if len(nums) > 1 else names[0]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 class OrderSet(Event, tag="order"):

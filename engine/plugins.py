@@ -8,8 +8,9 @@ pyproject.toml; a ruleset living in a package of its own names its `Plugin` the 
 `plugins()` reads the entry points once per process, in the order they are listed (`order`, then
 id). The engine registers each plugin's ruleset (engine/rules/__init__.py), the library imports its
 statblock kind, the app imports its slice when it first needs one (tui/rulesets/__init__.py), the
-saves take its demo; the tests take its docs page, worked examples, golden-save script and snapshot
-fight from it (docs/adding-a-ruleset.md).
+saves take its demo, the odds (engine/odds) import its auto-play when a simulation first runs; the
+tests take its docs page, worked examples, golden-save script and snapshot fight from it
+(docs/adding-a-ruleset.md).
 
 The engine reads no files of its own: the entry points are read from the installed distributions'
 metadata (engine.entry_points, as importlib.metadata finds them, without its import cost; it is
@@ -56,6 +57,9 @@ class Plugin(msgspec.Struct, frozen=True, kw_only=True):
     # (JSON Lines; tests/tui/test_snapshots.py)
     golden: str = ""
     snapshot: str = ""
+    # its auto-play for `fracas odds` (engine/odds): "module:object", a `engine.odds.Tactics`, imported
+    # only when a simulation runs (start-up never loads it); "" = the ruleset has no auto-play
+    tactics: str = ""
 
 
 def bundled(rid: str, ruleset: Ruleset, demo_name: str, *, default: bool = False) -> Plugin:
@@ -76,6 +80,7 @@ def bundled(rid: str, ruleset: Ruleset, demo_name: str, *, default: bool = False
         examples="engine:../docs/commands.md",
         golden=f"engine:../tests/saves/scripts/{rid}.jsonl",
         snapshot=f"engine:../tests/tui/fights/{rid}.jsonl",
+        tactics=f"engine.rules.{rid}.tactics:TACTICS",
     )
 
 

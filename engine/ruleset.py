@@ -30,6 +30,7 @@ from engine.events import (
     ConditionAdded,
     ConditionEnded,
     Event,
+    InitiativeRolled,
     TurnEnded,
     TurnSkipped,
     TurnStarted,
@@ -175,6 +176,9 @@ class Ruleset(ABC):
     clock_type: ClassVar[type[Clock]] = Clock
     # whether the ruleset keeps an initiative number that the GM may set by hand
     has_initiative: ClassVar[bool] = False
+    # whether copies added together may share one initiative (AddCombatant.together): where the rule
+    # text allows it; the ruleset's start rolls with `start_initiatives` and sorts with `keep_groups`
+    shared_initiative: ClassVar[bool] = False
     # the numbered phases of a round that phase_end durations and channels are written in (nine-phase:
     # 9); 0 where a round is a run of turns. Generic code asks this, never the ruleset by name
     phases: ClassVar[int] = 0
@@ -569,6 +573,53 @@ def end_surprise_after_turn(f: Fight, cid: str, ev: Events, reason: str) -> Figh
         f = put(f, remove_condition(c, "Surprised"))
         ev.append(ConditionEnded(cid, c.name, "Surprised", reason))
     return f
+
+
+def keep_groups(f: Fight, order: Iterable[str]) -> tuple[str, ...]:
+    """`order` with the copies that share one initiative (Combatant.group) side by side, all where the
+    first of them stands: each keeps its own turn, in their own order among themselves."""
+    order = tuple(order)
+    group = {c.id: c.group for c in f.combatants if c.group}
+    if not group:
+        return order
+    members: dict[str, list[str]] = {}
+    for cid in order:
+        if cid in group:
+            members.setdefault(group[cid], []).append(cid)
+    out: list[str] = []
+    for cid in order:
+        g = group.get(cid)
+        if g is None:
+            out.append(cid)
+        elif members.get(g) is not None:
+            out.extend(members.pop(g))
+    return tuple(out)
+
+
+def start_initiatives(
+    rs: "Ruleset", f: Fight, cmd: StartFight, ev: Events, skip: Iterable[str] = ()
+) -> tuple[dict[str, int], Rng]:
+    """Everyone's initiative as the fight starts (those in `skip` roll none: companions): each its own,
+    and copies sharing one (Combatant.group) one roll, or the die or total the table gave for one of
+    them (two given for one group is refused). The log line names them together ("Goblin 1-4 roll
+    initiative together: 14"). Returns id -> value and the random source after the rolls."""
+    given, totals, skipped = dict(cmd.initiative), dict(cmd.totals), set(skip)
+    rng = f.rng
+    values: dict[str, int] = {}
+    for c in f.combatants:
+        if c.id in skipped or c.id in values:
+            continue
+        team = [x for x in f.combatants if x.group == c.group and x.id not in skipped] if c.group else [c]
+        typed = [x for x in team if x.id in given or x.id in totals]
+        if len(typed) > 1:
+            who = " and ".join(x.name for x in typed)
+            raise RuleError(f"{who} share one initiative: give it for one of them only.")
+        src = typed[0] if typed else c
+        value, r, note, rng = rs.roll_initiative(src, Initiative(given.get(src.id), totals.get(src.id)), rng)
+        names = tuple(x.name for x in team) if len(team) > 1 else ()
+        ev.append(InitiativeRolled(c.id, c.name, value, r, note, names))
+        values.update((x.id, value) for x in team)
+    return values, rng
 
 
 def add_surprise(f: Fight, who: tuple[str, ...], ev: Events, detail: str) -> Fight:

@@ -267,6 +267,9 @@ class Combatant(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="
     note: str = ""
     due: tuple[Due, ...] = ()  # rolls the rules ask for that the table still owes, oldest first
     statblock: str = ""  # the library statblock it was added from, as engine.library's JSON ("" = none)
+    # copies added to act together share one initiative: the same key (the first copy's id) in each;
+    # "" = its own. The order keeps them side by side, each with its own turn
+    group: str = ""
 
     def stat(self, key: str, default: int = 0) -> int:
         for k, v in self.stats:

@@ -1,4 +1,4 @@
-"""`fracas list`, `check`, `export`, `rename`, `delete` and `restore` (wired into the `fracas`
+"""`fracas list`, `check`, `export`, `rename`, `delete`, `restore` and `odds` (wired into the `fracas`
 command by tui/cli.py).
 
 Each takes the parsed arguments and returns the exit code. A save is named by its path or by a name
@@ -14,7 +14,10 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import msgspec
+
 from engine import RuleError
+from engine.text import json_safe
 from saves import format as fmt
 from saves.errors import LockedError, SaveError
 from saves.export import export_json, export_markdown, printable
@@ -318,4 +321,40 @@ def cmd_export(args: argparse.Namespace) -> int:
     except SaveError as exc:
         _err(str(exc))
         return 1
+    return 0
+
+
+def cmd_odds(args: argparse.Namespace) -> int:
+    """`fracas odds FILE [--runs N] [--seed S] [--json]`: the rest of the fight played `runs` times by
+    each ruleset's auto-play (engine/odds, docs/odds.md). The save is opened read-only: never locked,
+    never written (its bytes and time stamps stay as they were)."""
+    from engine.odds import MAX_RUNS, simulate  # start-up: only this command loads the simulation
+    from saves.session import Session
+
+    runs = int(getattr(args, "runs", 1000))
+    if not 1 <= runs <= MAX_RUNS:
+        _err(f"odds: --runs is between 1 and {MAX_RUNS:,}, not {runs}")
+        return 2
+    named = _named(args)
+    if named is None:
+        return 1
+    try:
+        s = Session.open(named, readonly=True)
+    except SaveError as exc:
+        _err(str(exc))
+        return 1
+    for notice in s.notices:
+        _err(f"{named}: {notice}")
+    try:
+        odds = simulate(s.state, runs, int(getattr(args, "seed", 0)))
+    except RuleError as exc:
+        _err(str(exc))
+        return 1
+    if getattr(args, "json", False):
+        data = msgspec.to_builtins(odds)
+        data["headline"] = odds.headline()
+        data["draws"] = odds.draws
+        _out(json_safe(msgspec.json.encode(data)).decode("utf-8") + "\n")
+        return 0
+    _out("".join(printable(line) + "\n" for line in odds.lines()))
     return 0

@@ -7,6 +7,8 @@
     fracas list [--trash] | check FILE [--repair] | export FILE (--json | --markdown) [-o OUT]
     fracas rename OLD NEW | delete NAME | restore NAME    a saved fight renamed, moved to the
                                  trash (never erased), put back from it
+    fracas odds FILE [--runs N] [--seed S] [--json]   each side's chances from here: the rest of
+                                 the fight played many times over (docs/odds.md); the save is only read
     fracas view FILE             the players' view: follows the fight read-only (docs/view.md)
     fracas serve FILE [--host H] [--port N] [--max-viewers N]   the players' view in web browsers
                                  (textual-serve; at most 8 browsers at once unless told otherwise)
@@ -57,9 +59,15 @@ other forms:
                              writes; a file that cannot be written (permissions, a read-only disk,
                              another Fracas has it open) opens read-only with a notice
 
-FILE, here and in check, export, view and serve, is a path or a name `fracas list` prints (the
+FILE, here and in check, export, odds, view and serve, is a path or a name `fracas list` prints (the
 fight's name or its file's name).
 """
+
+
+def _library_cli() -> Any:
+    from tui import library_cli  # start-up: each subcommand loads only its own modules
+
+    return library_cli
 
 
 def _say(message: str) -> None:
@@ -154,6 +162,13 @@ def _export_args(e: argparse.ArgumentParser) -> None:
     e.add_argument("-o", "--output", type=Path, default=None)
 
 
+def _odds_args(o: argparse.ArgumentParser) -> None:
+    o.add_argument("file", help="a save file, or a name fracas list prints")
+    o.add_argument("--runs", type=int, default=1000, help="how many times to play it out (1 to 100,000; default 1000)")
+    o.add_argument("--seed", type=int, default=0, help="the runs' random seed (the same seed, the same odds)")
+    o.add_argument("--json", action="store_true", help="the figures as JSON")
+
+
 def _view_args(v: argparse.ArgumentParser) -> None:
     v.add_argument("file", type=Path)
 
@@ -190,6 +205,7 @@ _COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
     "restore": ("put a fight from the trash back among the saved fights", _restore_args),
     "check": ("verify every record of a save file", _check_args),
     "export": ("export a fight as JSON or Markdown", _export_args),
+    "odds": ("each side's chances from here: the rest of the fight played many times over", _odds_args),
     "view": ("the players' view of a fight: follows the file as the GM plays, read-only", _view_args),
     "serve": ("the players' view in web browsers (each browser its own read-only view)", _serve_args),
 }
@@ -205,7 +221,7 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         prog="fracas",
         usage=(
             "fracas [-h] [--version] [FILE [--read-only] |"
-            " {demo,new,script,list,check,export,rename,delete,restore,view,serve,library,party} ...]"
+            " {demo,new,script,list,check,export,odds,rename,delete,restore,view,serve,library,party} ...]"
         ),
         description="A combat tracker for tabletop RPG game masters.",
         epilog=_EPILOG,
@@ -217,9 +233,7 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         if only is None or only == name:
             add_args(sub.add_parser(name, help=help_line))
     if only in LIBRARY_COMMANDS:
-        from tui import library_cli  # start-up: each subcommand loads only its own modules
-
-        library_cli.add_parsers(sub)
+        _library_cli().add_parsers(sub)
     elif only is None:
         sub.add_parser("library", help="the bestiary: import, list and show statblocks")
         sub.add_parser("party", help="the party roster: list, show, import")
@@ -274,14 +288,13 @@ def _main(argv: list[str]) -> int:
     if args.command == "serve":
         return _serve(args)
     if args.command in LIBRARY_COMMANDS:
-        from tui import library_cli  # start-up: each subcommand loads only its own modules
-
-        return library_cli.run(args)
+        return _library_cli().run(args)
     from saves import cli as saves_cli  # start-up: each subcommand loads only its own modules
 
     handler = {
         "list": saves_cli.cmd_list, "check": saves_cli.cmd_check, "export": saves_cli.cmd_export,
         "rename": saves_cli.cmd_rename, "delete": saves_cli.cmd_delete, "restore": saves_cli.cmd_restore,
+        "odds": saves_cli.cmd_odds,
     }
     return int(handler[args.command](args))
 

@@ -89,6 +89,7 @@ class MainScreen(FightAccess, Screen[None]):
         self._kept_seen = -1
         self._kept_of: object = None  # the history those node numbers are of
         self._kept_left: list[KeptUp] = []
+        self._odds: Any | None = None  # the odds panel (tui/odds.py) once the GM asks for the odds
 
     @property
     def selected(self) -> str:
@@ -242,6 +243,8 @@ class MainScreen(FightAccess, Screen[None]):
         self._refresh_bindings()
         self.call_after_refresh(self._check_owed)
         self._find_kept(session)
+        if self._odds is not None:
+            self._odds.fight_changed(f)  # runs from the fight as it was stop
 
     def _refresh_bindings(self) -> None:
         """Footer and palette follow what applies now; Textual rebuilds the footer on every refresh,
@@ -617,6 +620,25 @@ class MainScreen(FightAccess, Screen[None]):
             )
             return
         self.app.call_from_thread(self.app.notify, f"Exported to {clean(str(target))}", markup=False)
+
+    def action_odds(self) -> None:
+        """Open the odds panel and start the runs; `O` again closes it, or, when the fight changed
+        since, works the odds out again from here."""
+        from tui.odds import OddsPanel  # the simulation and its panel load when first asked for
+
+        panel = self._odds
+        if panel is not None and panel.fight is self.fight and panel.is_mounted:
+            panel.stop()
+            panel.remove()
+            self._odds = None
+            return
+        if panel is None or not panel.is_mounted:
+            panel = self._odds = OddsPanel()
+            self.mount(panel, before=self.query_one(KeyBar))
+            # the runs start once the panel is on screen, from the fight as it is then
+            self.call_after_refresh(lambda: panel.run(self.fight))
+            return
+        panel.run(self.fight)
 
     def action_help(self) -> None:
         from tui.help import HelpScreen  # loaded when help first opens

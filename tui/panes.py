@@ -5,16 +5,21 @@ Like views.py this has no Textual in it: the widgets only put these Texts on scr
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.style import Style
 from rich.text import Text
 
 from engine import events as E
 from engine.area import sustained_by
-from engine.events import Event, describe
+from engine.events import Event, describe, together_label
 from engine.ruleset import Ruleset
 from engine.state import Combatant, Fight, Pool
 from tui.text import clean, literal, span
 from tui.views import PLAIN, Styles, phase_word, pool_text, remaining
+
+if TYPE_CHECKING:
+    from tui.rulesets import RulesetUI
 
 # --- header ------------------------------------------------------------------------------------
 
@@ -120,11 +125,15 @@ def economy_lines(f: Fight, rs: Ruleset, c: Combatant, st: Styles = PLAIN) -> Te
     return t
 
 
-def economy_text(f: Fight, rs: Ruleset, c: Combatant, st: Styles = PLAIN) -> Text:
-    """What the combatant may still do, and what it has spent, in the ruleset's terms."""
+def _slice(rid: str) -> RulesetUI:
     from tui.rulesets import get_ui  # the slices build on this module
 
-    t = get_ui(f.ruleset).economy_text(f, rs, c, st)
+    return get_ui(rid)
+
+
+def economy_text(f: Fight, rs: Ruleset, c: Combatant, st: Styles = PLAIN) -> Text:
+    """What the combatant may still do, and what it has spent, in the ruleset's terms."""
+    t = _slice(f.ruleset).economy_text(f, rs, c, st)
     t.rstrip()
     return t
 
@@ -132,9 +141,7 @@ def economy_text(f: Fight, rs: Ruleset, c: Combatant, st: Styles = PLAIN) -> Tex
 def sheet_text(f: Fight, rs: Ruleset, c: Combatant | None, st: Styles = PLAIN) -> Text:
     if c is None:
         return span("No combatant selected. Press a to add one.", st["dim"])
-    from tui.rulesets import get_ui  # the slices build on this module
-
-    ui = get_ui(f.ruleset)
+    ui = _slice(f.ruleset)
     t = Text(end="")
     _sheet_health(t, f, rs, c, st)
     if f.started:
@@ -249,6 +256,10 @@ def _sheet_initiative(t: Text, f: Fight, c: Combatant, label: str, st: Styles) -
     else:
         t.append(label, style=st["header"])
         t.append(f"{c.initiative}  (ties: {c.tiebreak})")
+        fellows = tuple(x.name for x in f.combatants if c.group and x.group == c.group and x.id != c.id)
+        if fellows:
+            t.append("  shared with ")
+            t.append_text(literal(together_label(fellows)))
 
 
 def _sheet_rest(t: Text, f: Fight, c: Combatant, st: Styles) -> None:

@@ -1,7 +1,8 @@
 """Nine-phase statblocks: Hit Points and Grit, resources counted down (spell slots, ki), and the
-creature's activities, each the engine's `ActivitySpec` plus the resource it spends and, for a
-weapon activity, the weapon's Speed Factor. An activity fills the `activity` command, or goes into
-the fight's catalog with `define_activity` (see `catalog`)."""
+creature's activities, each the engine's `ActivitySpec` plus the resource it spends, for a weapon
+activity the weapon's Speed Factor, and for an attack its damage. An activity fills the `activity`
+command (`attack_fields`), an attack the `nine_attack` command too (`strike_fields`), or goes into the
+fight's catalog with `define_activity` (see `catalog`)."""
 
 from typing import Annotated, Any
 
@@ -9,7 +10,7 @@ import msgspec
 
 from engine.commands import Command
 from engine.errors import RuleError
-from engine.library.base import Statblock, StatblockKind, check_name, check_word, register_kind
+from engine.library.base import Statblock, StatblockKind, check_dice, check_name, check_word, register_kind
 from engine.limits import TEXT
 from engine.rules.ninephase.commands import Activity
 from engine.state import ActivitySpec, Combatant
@@ -26,7 +27,8 @@ class Resource(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_f
 
 class NineActivity(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, forbid_unknown_fields=True):
     """The fields of `ActivitySpec` (same names, same meaning) and what performing it takes:
-    `resource` and `amount` spent to begin it, `speed` the Speed Factor of the weapon it uses."""
+    `resource` and `amount` spent to begin it, `speed` the Speed Factor of the weapon it uses; an
+    attack's `damage` (dice) and its `type`, which the attack dialog (`w`) fills in."""
 
     name: str
     cost: Annotated[int, msgspec.Meta(ge=0, le=3)] | None = None
@@ -43,6 +45,8 @@ class NineActivity(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True
     resource: str = ""
     amount: Annotated[int, msgspec.Meta(ge=1, le=99)] = 1
     speed: Phase | None = None
+    damage: str = ""
+    type: str = ""
 
     @property
     def spec(self) -> ActivitySpec:
@@ -60,6 +64,24 @@ class NinePhaseStatblock(Statblock, frozen=True, kw_only=True, tag="ninephase"):
 def catalog(sb: NinePhaseStatblock) -> tuple[ActivitySpec, ...]:
     """The statblock's activities as catalog entries (for `define_activity`)."""
     return tuple(a.spec for a in sb.activities)
+
+
+def strikes(sb: NinePhaseStatblock) -> tuple[NineActivity, ...]:
+    """The activities the attack dialog (`w`) offers: weapon activities and those with damage."""
+    return tuple(a for a in sb.activities if a.weapon or a.damage)
+
+
+def strike_fields(a: NineActivity) -> dict[str, Any]:
+    """The `nine_attack` fields this activity fills (never who, target or the result): the activity
+    itself, its weapon's Speed Factor, what it spends, its damage."""
+    fields: dict[str, Any] = {"spec": a.spec, "speed": a.speed if a.weapon else None}
+    if a.resource:
+        fields["resource"] = a.resource
+        fields["amount"] = a.amount
+    if a.damage:
+        fields["dice"] = a.damage
+        fields["type"] = a.type
+    return fields
 
 
 class NinePhaseKind(StatblockKind):
@@ -110,6 +132,8 @@ class NinePhaseKind(StatblockKind):
                 bits.append(word)
         if a.resource:
             bits.append(f"{a.amount} {a.resource}")
+        if a.damage:
+            bits.append(f"{a.damage} {a.type}".strip())
         return ", ".join(bits)
 
     def check(self, sb: Any) -> None:
@@ -130,6 +154,10 @@ class NinePhaseKind(StatblockKind):
                 raise RuleError(f"{a.name}: a Speed Factor (speed) belongs to a weapon activity (weapon = true).")
             if a.lock and a.phase is None and a.speed is None:
                 raise RuleError(f"{a.name}: Phase Lock needs the phase it locks to.")
+            check_dice(a.damage, f"{a.name}'s damage")
+            check_word(a.type, f"{a.name}'s damage type")
+            if a.type and not a.damage:
+                raise RuleError(f"{a.name}: a damage type goes with its damage dice (damage).")
             if a.resource and a.resource not in names:
                 raise RuleError(f"{a.name} spends {a.resource!r}, which is not among its resources.")
             a.spec  # noqa: B018 - building the spec checks it the engine's way

@@ -140,6 +140,24 @@ def test_rolled_health_is_one_command_with_copies_numbered_after_existing():
         L.to_add(sb, 1, "avg")  # type: ignore[arg-type]
 
 
+def test_ninephase_attack_damage_is_checked_and_labelled():
+    def entry(**act: object) -> dict[str, object]:
+        return {"name": "Brute", "hp": 9, "activities": [{"name": "Club", "weapon": True, "speed": 4, **act}]}
+
+    sb = L.decode_entry("ninephase", entry(damage="1d6+2", type="bludgeoning"))
+    club = sb.activities[0]
+    assert L.attack_label(sb, club) == "Club, 1 action, from phase 4, 1d6+2 bludgeoning"
+    assert N.strikes(sb) == (club,)
+    assert N.strike_fields(club) == {"spec": club.spec, "speed": 4, "dice": "1d6+2", "type": "bludgeoning"}
+    with pytest.raises(RuleError, match="Club's damage '1d6x'"):
+        L.decode_entry("ninephase", entry(damage="1d6x"))
+    with pytest.raises(RuleError, match="a damage type goes with its damage dice"):
+        L.decode_entry("ninephase", entry(type="fire"))
+    # every weapon activity of the starter bestiary carries its damage (the attack dialog fills it in)
+    for s in L.starter("ninephase"):
+        assert all(a.damage and a.type for a in s.activities if a.weapon), s.name
+
+
 @pytest.mark.parametrize(
     ("entry", "problem"),
     [

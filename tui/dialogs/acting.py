@@ -59,7 +59,7 @@ class ActingDialog(Dialog):
             self._resolved = True
             try:
                 self.who = acting_user(self.fight, self.selected)
-                self.refusal = cannot_act(self.fight, self.who)
+                self.refusal = self.why_not(self.who)
             except Exception as exc:  # a bug: reported once mounted, like any failure while building
                 self._build_error = exc
         yield from super().compose()
@@ -103,8 +103,13 @@ class ActingDialog(Dialog):
                 ch.value = keep
             ch.refresh()
 
+    def why_not(self, cid: str) -> str:
+        """Why `cid` can do nothing here now, in one line ("" when it can): nobody, or down. A
+        ruleset's dialog may judge otherwise (nine-phase: one down in this very phase still acts)."""
+        return cannot_act(self.fight, cid)
+
     def build(self) -> Command | list[Command]:
-        why = cannot_act(self.fight, self.who)
+        why = self.why_not(self.who)
         if why:
             raise FormError(why)
         return self.use()

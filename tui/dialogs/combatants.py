@@ -15,7 +15,7 @@ from textual.binding import Binding
 from textual.containers import Grid
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Input, OptionList, Static
+from textual.widgets import Checkbox, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 import engine.library as L
@@ -221,6 +221,7 @@ class AddDialog(_CombatantForm):
         Binding("down", "list(1)", show=False, id="library_down"),
         Binding("up", "list(-1)", show=False, id="library_up"),
         Binding("ctrl+r", "health", show=False, id="library_health"),
+        Binding("ctrl+t", "together", show=False, id="library_together"),
     ]
     DEFAULT_CSS = """
     AddDialog #library { max-height: 6; }
@@ -256,6 +257,11 @@ class AddDialog(_CombatantForm):
         ch.can_focus = False  # ctrl+r (or a click) changes it: the tab order stays as it was
         yield row("Health (ctrl+r)", ch, id="r-health")
         yield row("How many", field("1", id="count", number=True))
+        if self.rules.shared_initiative:
+            # ctrl+t (or a click) ticks it: the tab order stays as it was
+            tick = Tick(Text("one initiative for all: they act together"), id="together", compact=True)
+            tick.can_focus = False
+            yield row("Together (ctrl+t)", tick, id="r-together")
         yield row("PC or NPC", Choice(KINDS, "npc", id="kind"))
         yield row("Side", Choice(SIDES, "enemy", id="side"))
         yield self._stat_grid({})
@@ -421,6 +427,18 @@ class AddDialog(_CombatantForm):
                 out.append(C.Setting("init_typed", mode))
         return out
 
+    def action_together(self) -> None:
+        for tick in self.query("#together").results(Tick):
+            tick.value = not tick.value
+
+    @on(Checkbox.Changed, "#together")
+    def _together_changed(self) -> None:
+        self._note()  # the initiative the newcomers join with: one for all now, or one each
+
+    def _together(self, count: int) -> bool:
+        """The copies share one initiative: ticked, and more than one of them."""
+        return count > 1 and bool(self.query("#together")) and self.checked("together")
+
     def _count_or_one(self) -> int:
         try:
             return self._count()
@@ -468,7 +486,7 @@ class AddDialog(_CombatantForm):
         for i, e in enumerate(rolled[:6]):
             if i:
                 t.append(", ")
-            t.append_text(literal(e.name))
+            t.append_text(literal(E.together_label(e.names) if e.names else e.name))
             t.append(f" {unit} {e.value:+d}" if unit else f" {e.value}", style="bold")
         if len(rolled) > 6:
             t.append(f", +{len(rolled) - 6} more")
@@ -503,6 +521,7 @@ class AddDialog(_CombatantForm):
             count=count,
             copies=copies,
             initiative=self._join_initiative(count),
+            together=self._together(count),
             owner=owner or "",
             flags=words(self.value("flags")),
             resist=words(self.value("resist")) if self.query("#resist") else (),
@@ -520,7 +539,7 @@ class AddDialog(_CombatantForm):
         cmd, _ = L.to_add(sb, count, mode, Rng(seed=self._seed))
         if owner:
             cmd = replace_struct(cmd, owner=owner)
-        cmd = replace_struct(cmd, initiative=self._join_initiative(count))
+        cmd = replace_struct(cmd, initiative=self._join_initiative(count), together=self._together(count))
         return [cmd]  # the health choice, if changed, is remembered (remembered) before it
 
 

@@ -6,15 +6,17 @@ from __future__ import annotations
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widget import Widget
 from textual.widgets import Button, Input, Static
 
 from engine import commands as C
 from engine.commands import Command
+from engine.plugins import get_plugin
 from engine.state import Combatant
 from tui.dialogs.base import Dialog, field, row
-from tui.dialogs.fields import Choice, ListTick, TickList
+from tui.dialogs.fields import Choice, ListTick, Tick, TickList
 from tui.dialogs.forms import (
     INIT_TYPED,
     SIDE_KEYS,
@@ -75,14 +77,31 @@ class TypedInitiative(Dialog):
 
 
 class StartDialog(TypedInitiative):
+    DEFAULT_CSS = """
+    StartDialog .with { width: 1fr; height: 1; color: $text-muted; }
+    """
     OK = "Start"
     ANNOUNCE = False  # the tracker and header show the new round at once
     HINT = "enter: start · tab: next field · up/down, space: surprised · esc: cancel"
+    BINDINGS = [Binding("ctrl+o", "odds", "Difficulty", show=False, id="start_odds")]
 
     def __init__(self, who: str = "") -> None:
         super().__init__(who)
         # the surprised boxes are one list: one tab stop after the dice, up/down between them
         self.surprised_list = TickList()
+
+    def difficulty(self) -> Widget | None:
+        """The encounter's difficulty line, where the ruleset brings an auto-play (tui/odds.py)."""
+        plugin = get_plugin(self.fight.ruleset)
+        if plugin is None or not plugin.tactics:
+            return None
+        from tui.odds import Difficulty  # the simulation loads when the dialog first offers it
+
+        return Difficulty(self.fight)
+
+    def action_odds(self) -> None:
+        for line in self.query("#difficulty"):
+            line.run()  # type: ignore[attr-defined]  # tui.odds.Difficulty, loaded with the line
 
     def heading(self) -> Text:
         ui = self.ui
@@ -107,17 +126,24 @@ class StartDialog(TypedInitiative):
         if typed is not None:
             yield typed
         # ids are positions (slot): a combatant id comes from a file and need not be a valid widget id
+        lead: dict[str, Combatant] = {}  # copies sharing one initiative: the first one's field is theirs
         for i, c in enumerate(f.combatants):
             widgets: list[Widget] = []
+            first = lead.setdefault(c.group, c) if c.group else c
             if ui.start_rolls:
                 widgets.append(ListTick(Text("surprised"), group=self.surprised_list, row=i, id=f"surprised-{i}"))
-                if not (ui.companions and c.owner):  # a companion acts on its owner's initiative
+                if first is not c:
+                    widgets.append(Static(Text("with ") + literal(first.name), classes="with"))
+                elif not (ui.companions and c.owner):  # a companion acts on its owner's initiative
                     widgets.append(field(placeholder=self.hint(c), id=f"init-{i}", number=True))
             name = literal(c.name)
             if typed is not None and any(w.id == f"init-{i}" for w in widgets):
                 yield self.shown_row(name, *widgets, slot=str(i))
             else:
                 yield Horizontal(Static(name, classes="label"), *widgets, classes="row")
+        line = self.difficulty()
+        if line is not None:
+            yield line
 
     @property
     def focus_chain(self) -> list[Widget]:
@@ -140,8 +166,11 @@ class StartDialog(TypedInitiative):
         return head + dice + ticks + tail
 
     def hint(self, c: Combatant) -> str:
-        """What an initiative field takes: the die or the total; the table's, or optional."""
+        """What an initiative field takes: the die or the total; the table's, or optional; for all
+        the copies that share it."""
         what = "total" if self.typed_mode == "total" else "die"
+        many = sum(1 for x in self.fight.combatants if x.group == c.group) if c.group else 1
+        what += f" for all {many}" if many > 1 else ""
         return f"the table's {what}" if table_rolls(self.fight, c.id) else f"{what} (optional)"
 
     def slot(self, cid: str) -> int:
@@ -229,6 +258,16 @@ class InitiativeDialog(TypedInitiative):
         init = field("" if c.initiative is None else str(c.initiative), id="initiative")
         yield self.shown_row("Initiative", init, slot="initiative")
         yield row(f"Place (1-{len(f.order)})", field(str(pos), id="position", number=True))
+        fellows = self.fellows()
+        if fellows:
+            # they move with it unless it leaves them (docs/commands.md, `initiative`'s `alone`)
+            others = "the other" if len(fellows) == 1 else f"the other {len(fellows)}"
+            yield row("Shared initiative", Tick(Text(f"on its own (leaves {others})"), id="alone", compact=True))
+
+    def fellows(self) -> list[Combatant]:
+        """The copies sharing its initiative (which a change moves along), itself left out."""
+        c = self.target
+        return [x for x in self.fight.combatants if c.group and x.group == c.group and x.id != c.id]
 
     def on_mount(self) -> None:
         self.refresh_shown()
@@ -258,7 +297,13 @@ class InitiativeDialog(TypedInitiative):
         elif given is not None:
             # the die as the ruleset reads it (its bonus added, Warhammer's SL worked out)
             init, _, _, _ = self.rules.roll_initiative(c, given, f.rng)
-        if init is not None and init != c.initiative:
+        alone = bool(self.query("#alone")) and self.checked("alone")
+        if alone:
+            value = init if init is not None else c.initiative
+            if value is None:
+                raise FormError("Initiative: give the one it takes on its own.")
+            out.append(C.SetInitiative(c.id, value, alone=True))
+        elif init is not None and init != c.initiative:
             out.append(C.SetInitiative(c.id, init))
         pos = parse_int(self.value("position"), "Place", 1, max(1, len(f.order)))
         if pos != self._pos:

@@ -31,9 +31,11 @@ from engine.ruleset import (
     begin_turn,
     end_surprise_after_turn,
     finish_turn,
+    keep_groups,
     live_reason,
     offer,
     skip_turn,
+    start_initiatives,
     yes_no,
 )
 from engine.state import Combatant, Condition, Fight, Pool, put, put_all
@@ -111,6 +113,8 @@ class D20(Ruleset):
     conditions = CONDITIONS
     damage_order = ("hp",)
     has_initiative = True
+    # the text has everyone roll; copies with the same bonus may share one roll (docs/rules/d20.md)
+    shared_initiative = True
     takes_turn_rolls = True
 
     def handlers(self) -> dict[type[C.Command], Handler]:
@@ -157,20 +161,19 @@ class D20(Ruleset):
 
     # --- fight flow ---------------------------------------------------------------------------
     def start(self, f: Fight, cmd: C.StartFight, ev: Events) -> Fight:
-        given = dict(cmd.initiative)
-        totals = dict(cmd.totals)
-        rng = f.rng
+        typed = {cid for cid, _ in cmd.initiative} | {cid for cid, _ in cmd.totals}
+        pets = {c.id for c in f.combatants if c.owner}
+        for c in f.combatants:
+            if c.id in pets and c.id in typed:
+                raise RuleError(f"{c.name} is a companion: it acts on its owner's initiative, no roll.")
+        values, rng = start_initiatives(self, f, cmd, ev, skip=pets)
         cs = []
         for c in f.combatants:
             econ = D20Economy(reactions=1)
-            if c.owner:
-                if c.id in given or c.id in totals:
-                    raise RuleError(f"{c.name} is a companion: it acts on its owner's initiative, no roll.")
+            if c.id in pets:
                 cs.append(replace(c, economy=econ))
-                continue
-            value, r, note, rng = self.roll_initiative(c, C.Initiative(given.get(c.id), totals.get(c.id)), rng)
-            ev.append(E.InitiativeRolled(c.id, c.name, value, r, note))
-            cs.append(replace(c, initiative=value, tiebreak=c.stat("dex", 10), economy=econ))
+            else:
+                cs.append(replace(c, initiative=values[c.id], tiebreak=c.stat("dex", 10), economy=econ))
         f = replace(f, combatants=tuple(cs), rng=rng)
         f = add_surprise(f, cmd.surprised, ev, "loses its first turn")
         f = self.reorder(replace(f, round=1, clock=D20Clock(-1)))
@@ -195,9 +198,9 @@ class D20(Ruleset):
             )
         )
         order: list[str] = []
-        for c in leaders:
-            order.append(c.id)
-            order.extend(x.id for x in f.combatants if x.owner == c.id)
+        for cid in keep_groups(f, (c.id for c in leaders)):  # copies sharing one initiative side by side
+            order.append(cid)
+            order.extend(x.id for x in f.combatants if x.owner == cid)
         slot = order.index(f.current) if f.current in order else f.phase
         return replace(f, order=tuple(order), clock=D20Clock(slot))
 

@@ -41,6 +41,20 @@ def find(f: Fight, name: str) -> ActivitySpec | None:
     return next((a for a in catalog(f) if a.name.lower() == low), None)
 
 
+def earliest(spec: ActivitySpec, speed: int | None) -> int | None:
+    """The earliest phase of `spec` performed now: the weapon's Speed Factor `speed` where its phase is
+    "Weapon" (required there, refused anywhere else), else its own phase."""
+    if spec.weapon:
+        if speed is None:
+            raise RuleError(f"{spec.name} starts at the weapon's Speed Factor: give it (1-{PHASES}).")
+        if not 1 <= speed <= PHASES:
+            raise RuleError(f"A Speed Factor is a phase from 1 to {PHASES}, not {speed}.")
+        return speed
+    if speed is not None:
+        raise RuleError(f"{spec.name} does not depend on a weapon's Speed Factor.")
+    return spec.phase
+
+
 def spec_text(a: ActivitySpec) -> str:
     """A one-line reading of an entry: `3 actions · Master · Phase Lock 3 · Channel`."""
     cost = a.cost if a.cost is not None else (0 if a.reaction else 1)

@@ -15,7 +15,7 @@ from engine import commands as C
 from engine import events as E
 from engine import pools
 from engine.errors import RuleError
-from engine.rules.ninephase import catalog
+from engine.rules.ninephase import attack, catalog
 from engine.rules.ninephase.clock import PHASES, NinePhaseClock
 from engine.rules.ninephase.commands import Activity
 from engine.rules.ninephase.economy import NinePhaseEconomy
@@ -152,6 +152,7 @@ class NinePhase(Ruleset):
             catalog.DefineActivity: lambda f, cmd, ev: catalog.define(f, cmd, ev),
             catalog.ForgetActivity: lambda f, cmd, ev: catalog.forget(f, cmd, ev),
             catalog.StopChannel: self._stop_channel,
+            attack.NineAttack: lambda f, cmd, ev: attack.attack(self, f, cmd, ev),
         }
 
     # --- fight flow ---------------------------------------------------------------------------
@@ -241,10 +242,10 @@ class NinePhase(Ruleset):
 
     # --- acting and reacting ------------------------------------------------------------------
     def _activity(self, f: Fight, cmd: Activity, ev: Events) -> Fight:
-        return self.perform(f, cmd.who, catalog.as_spec(cmd), cmd.earliest, ev, self._spend(cmd.resource, cmd.amount))
+        return self.perform(f, cmd.who, catalog.as_spec(cmd), cmd.earliest, ev, self.spend_of(cmd.resource, cmd.amount))
 
     @staticmethod
-    def _spend(resource: str, amount: int) -> tuple[str, int] | None:
+    def spend_of(resource: str, amount: int) -> tuple[str, int] | None:
         if not resource.strip():
             if amount != 1:
                 raise RuleError("An amount to spend needs the resource it is spent from.")
@@ -255,17 +256,8 @@ class NinePhase(Ruleset):
         spec = catalog.find(f, cmd.name)
         if spec is None:
             raise RuleError(f"There is no activity called {cmd.name.strip() or '(blank)'} in the catalog.")
-        if spec.weapon:
-            if cmd.speed is None:
-                raise RuleError(f"{spec.name} starts at the weapon's Speed Factor: give it (1-{PHASES}).")
-            if not 1 <= cmd.speed <= PHASES:
-                raise RuleError(f"A Speed Factor is a phase from 1 to {PHASES}, not {cmd.speed}.")
-            earliest: int | None = cmd.speed
-        else:
-            if cmd.speed is not None:
-                raise RuleError(f"{spec.name} does not depend on a weapon's Speed Factor.")
-            earliest = spec.phase
-        return self.perform(f, cmd.who, spec, earliest, ev, self._spend(cmd.resource, cmd.amount))
+        earliest = catalog.earliest(spec, cmd.speed)
+        return self.perform(f, cmd.who, spec, earliest, ev, self.spend_of(cmd.resource, cmd.amount))
 
     def perform(
         self,
@@ -451,7 +443,11 @@ class NinePhase(Ruleset):
         # taken (as `perform` allows): only the phase's own refusal bars one
         able = tuple(c.id for c in f.combatants if not self.phase_refusal(f, c))
         why = live or anyone(f, able, f"Nobody can act or react in phase {f.phase}.")
-        return (offer("activity", "Take an activity in this phase", why, able),)
+        return (
+            offer("activity", "Take an activity in this phase", why, able),
+            # a weapon attack is an activity of the phase too: the same who, the same reason
+            offer("attack", "Attack with a weapon in this phase", why, able),
+        )
 
     def phase_label(self, f: Fight) -> str:
         return f"Round {f.round} · Phase {f.phase}"

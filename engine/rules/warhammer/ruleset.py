@@ -33,10 +33,12 @@ from engine.ruleset import (
     anyone,
     begin_turn,
     finish_turn,
+    keep_groups,
     live_reason,
     offer,
     remove_condition,
     skip_turn,
+    start_initiatives,
     yes_no,
 )
 from engine.state import Combatant, Fight, Pool, put, set_pool
@@ -110,6 +112,8 @@ class Warhammer(Ruleset):
     conditions = CONDITIONS
     damage_order = ("wounds",)
     has_initiative = True
+    # the text has each character test; copies with the same skill may share one (docs/rules/warhammer.md)
+    shared_initiative = True
     health_label = "Wounds"
 
     def stat_label(self, key: str) -> str:
@@ -150,14 +154,8 @@ class Warhammer(Ruleset):
 
     # --- fight flow ---------------------------------------------------------------------------
     def start(self, f: Fight, cmd: C.StartFight, ev: Events) -> Fight:
-        given = dict(cmd.initiative)
-        totals = dict(cmd.totals)
-        rng = f.rng
-        cs = []
-        for c in f.combatants:
-            sl, r, note, rng = self.roll_initiative(c, C.Initiative(given.get(c.id), totals.get(c.id)), rng)
-            ev.append(E.InitiativeRolled(c.id, c.name, sl, r, note))
-            cs.append(replace(c, initiative=sl, tiebreak=c.stat("ag")))
+        values, rng = start_initiatives(self, f, cmd, ev)
+        cs = [replace(c, initiative=values[c.id], tiebreak=c.stat("ag")) for c in f.combatants]
         f = replace(f, combatants=tuple(cs), rng=rng)
         f = add_surprise(f, cmd.surprised, ev, "cannot act or react")
         f = self.reorder(f)
@@ -191,7 +189,7 @@ class Warhammer(Ruleset):
                 prev.get(c.id, 10_000 + added[c.id]),
             ),
         )
-        return tuple(c.id for c in cs)
+        return keep_groups(f, (c.id for c in cs))  # copies sharing one test side by side
 
     def reorder(self, f: Fight) -> Fight:
         """An SL or Agility changed, or someone joined. Mid-round this never costs or gives a turn:

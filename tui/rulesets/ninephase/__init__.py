@@ -1,5 +1,6 @@
 """Nine-phase's app slice: its tracker (the phase board beside each combatant, the channels below),
-its sheet's lines, its action and its form hints. Its dialog is in tui/rulesets/ninephase/dialogs.py."""
+its sheet's lines, its actions and its form hints. Its dialogs are in tui/rulesets/ninephase/:
+dialogs.py (an activity, `u`) and attack.py (a weapon attack with its damage, `w`)."""
 
 from __future__ import annotations
 
@@ -120,6 +121,9 @@ def channel_lines(f: Fight, width: int, st: Styles) -> list[Row]:
 
 class NinePhaseUI(RulesetUI):
     id = "ninephase"
+    offers = frozenset({"attack"})
+    # `w`: a weapon attack in this phase, damage included (one command, one undo step)
+    dialogs = {"attack": "tui.rulesets.ninephase.attack:NineAttackDialog"}
     actions = (
         Action(
             "activity",

@@ -1,8 +1,9 @@
-"""Nine-phase's dialog: an activity in the current phase. Imported when it opens."""
+"""Nine-phase's dialog: an activity in the current phase (its attack dialog is in attack.py). Imported
+when it opens."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from rich.text import Text
 from textual import on
@@ -15,6 +16,7 @@ import engine.library as L
 from engine.commands import Command
 from engine.rules.ninephase import catalog
 from engine.rules.ninephase.commands import Activity
+from engine.rules.ninephase.ruleset import NinePhase
 from tui.dialogs import (
     ActingDialog,
     Choice,
@@ -27,6 +29,18 @@ from tui.dialogs import (
 from tui.text import literal
 
 
+def out_of_it(dialog: ActingDialog, cid: str) -> str:
+    """Why `cid` cannot act at all now, in one line ("" when it may): one dropped in this very phase
+    still completes it (the text's goblin and archer), so only one out of the fight is refused here;
+    everything else (one turn a phase, actions left) is the engine's, said when it is sent."""
+    f = dialog.fight
+    c = f.find(cid) if cid else None
+    if c is None:
+        return "Select the combatant who acts first."
+    rules = cast(NinePhase, dialog.rules)
+    return rules.phase_refusal(f, c) if rules.out(f, c) else ""
+
+
 class ActivityDialog(ActingDialog):
     """Nine-phase: act or react in the current phase, from the fight's catalog or ad hoc."""
 
@@ -35,6 +49,9 @@ class ActivityDialog(ActingDialog):
     """
     OK = "Take"
     HINT = "enter: take the activity · ↑↓ in the list · esc: cancel"
+
+    def why_not(self, cid: str) -> str:
+        return out_of_it(self, cid)
 
     def heading(self) -> Text:
         c = self.target
