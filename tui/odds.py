@@ -26,6 +26,7 @@ from engine.state import Fight
 from tui.text import clean, literal
 
 RUNS = 1000
+NICE = 10  # the worker processes give way to the screen: a key press never waits on them
 FATES = 8  # the combatants named in the panel, most likely to go down first (the CLI lists all)
 
 
@@ -121,7 +122,8 @@ class Runs:
 
         try:
             o = simulate(
-                f, self.total, seed_of(f), workers=workers(), on_progress=progress, cancelled=stop.is_set, nice=10
+                f, self.total, seed_of(f), workers=workers(), on_progress=progress, cancelled=stop.is_set,
+                initializer=os.nice, initargs=(NICE,)
             )
         except RuleError as exc:
             if not stop.is_set():

@@ -486,6 +486,7 @@ OTHER_IDS = (
     "library_up",
     "library_health",
     "library_together",
+    "difficulty",
     "help_close",
     "start_reload",
     "start_back",
@@ -529,6 +530,7 @@ OTHER_KEYS: dict[str, tuple[str, str]] = {
     "library_up": ("dialog", "up"),
     "library_health": ("dialog", "ctrl+r"),
     "library_together": ("dialog", "ctrl+t"),
+    "difficulty": ("dialog", "ctrl+o"),  # the start dialog's encounter difficulty (tui/odds.py)
     "help_close": ("help", "escape,question_mark,q"),
     "start_reload": ("start", "ctrl+r"),
     "start_back": ("start", "escape"),

@@ -12,7 +12,8 @@ The API the CLI (`fracas odds`) and the app use:
   they do), 1 = in this process (the tests), n = a pool of n processes (spawned: the fight goes to
   them as msgspec bytes). The runs go in chunks; after each, `on_progress` is called
   in the caller's thread with the Odds so far, and `cancelled()` is asked: true stops there and
-  returns what was finished. `nice` (the app: 10) lowers the worker processes' priority.
+  returns what was finished. `initializer(*initargs)` runs first in each worker process (the
+  app's lowers their priority).
 - A RuleError in one line: a ruleset without auto-play ("<its title> has no auto-play: odds cannot be
   simulated"), a fight that is over or has nobody left on one side, runs or workers out of range.
 
@@ -24,7 +25,6 @@ fate; `lines()` is the report, `headline()` its one line. A ruleset brings its a
 
 import math
 import multiprocessing
-import os
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -64,7 +64,8 @@ def simulate(
     workers: int = 0,
     on_progress: Callable[[Odds], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
-    nice: int = 0,
+    initializer: Callable[..., object] | None = None,
+    initargs: tuple[object, ...] = (),
 ) -> Odds:
     """Play the rest of `f` `runs` times; see the module's docstring."""
     if not isinstance(runs, int) or not 1 <= runs <= MAX_RUNS:
@@ -89,7 +90,7 @@ def simulate(
             if on_progress is not None:
                 on_progress(report())
         return report()
-    _pooled(f, runs, seed, min(n, runs), counter, report, on_progress, cancelled, nice)
+    _pooled(f, runs, seed, min(n, runs), counter, report, on_progress, cancelled, (initializer, initargs))
     return report()
 
 
@@ -102,16 +103,16 @@ def _pooled(
     report: Callable[[], Odds],
     on_progress: Callable[[Odds], None] | None,
     cancelled: Callable[[], bool] | None,
-    nice: int = 0,
+    setup: tuple[Callable[..., object] | None, tuple[object, ...]] = (None, ()),
 ) -> None:
     """The runs in `n` spawned processes, about four chunks each (so the progress moves and a slow
     chunk does not hold the others up), counted as they come back."""
     size = max(1, math.ceil(runs / (n * 4)))
     payload = encode_fight(f)
     spawn = multiprocessing.get_context("spawn")
-    # `nice`: the app's runs yield the cores to the screen (a key press never waits on them)
-    pool = ProcessPoolExecutor(max_workers=n, mp_context=spawn, initializer=os.nice if nice else None,
-                               initargs=(nice,) if nice else ())
+    # `setup`: what each worker process runs first (the app lowers their priority: a key press never
+    # waits on them)
+    pool = ProcessPoolExecutor(max_workers=n, mp_context=spawn, initializer=setup[0], initargs=setup[1])
     stopped = False
     try:
         pending: set[Future[bytes]] = {

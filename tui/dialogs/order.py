@@ -83,7 +83,7 @@ class StartDialog(TypedInitiative):
     OK = "Start"
     ANNOUNCE = False  # the tracker and header show the new round at once
     HINT = "enter: start · tab: next field · up/down, space: surprised · esc: cancel"
-    BINDINGS = [Binding("ctrl+o", "odds", "Difficulty", show=False, id="start_odds")]
+    BINDINGS = [Binding("ctrl+o", "odds", "Difficulty", show=False, id="difficulty")]
 
     def __init__(self, who: str = "") -> None:
         super().__init__(who)

@@ -2,9 +2,10 @@
 
 The text gives no attack roll and no damage numbers: an attack lands, and its damage is the
 statblock's. An activity deals its own `damage` (what the attack key rolls), else that of the
-statblock ability of the same name (`actions`, with `damage`); a weapon activity without one deals a default 1d6; an ability with damage that is no
-activity is used as an action of the phase. A combatant without a statblock makes the catalog's
-Weapon attack at a default Speed Factor of 5, for 1d6.
+statblock ability of the same name (`actions`, with `damage`); a weapon activity without either
+deals a default 1d6; an ability with damage that is no activity is used as an action of the phase.
+A combatant without a statblock makes the catalog's Weapon attack at a default Speed Factor of 5,
+for 1d6.
 
 At the first phase it plays in each round, a combatant plans its round: its damaging activities, the
 best by expected damage first, each in the earliest phase it may take it (its earliest phase, or the
