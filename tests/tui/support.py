@@ -101,12 +101,15 @@ def dialog_error(pilot: Pilot) -> str:
     return str(err.render()) if err.has_class("-shown") else ""
 
 
-async def burst(pilot: Pilot, *keys: str, settle: float = 0.3) -> None:
+async def burst(pilot: Pilot, *keys: str, settle: float | None = None) -> None:
     """Keys as a fast typist (or a paste) delivers them: all queued at once, with no pause for the
-    app to catch up between them (pilot.press waits for the app to go idle after every key)."""
+    app to catch up between them (pilot.press waits for the app to go idle after every key); then
+    the wait until they and all they started are handled (`settled`). `settle` (seconds) was a
+    sleep before that wait, and is no longer slept: the wait is on the app itself."""
     from textual import events
     from textual.app import _character_to_key
 
+    del settle
     app = pilot.app
     driver = app._driver
     assert driver is not None
@@ -117,29 +120,27 @@ async def burst(pilot: Pilot, *keys: str, settle: float = 0.3) -> None:
         event = events.Key(key, char)
         event.set_sender(app)
         driver.send_message(event)
-    await pilot.pause(settle)
     await settled(pilot)
 
 
-async def settled(pilot: Pilot, timeout: float = 60.0) -> None:
-    """Wait until the app and every widget of every screen have no message left to handle, three
-    looks in a row: keys held by a dialog (a tab waiting for a layout) and what they start are all
-    handled, however slow a busy machine is. The time limit only ends a test that would hang."""
+async def until(pilot: Pilot, what: Callable[[], bool], timeout: float = 60.0) -> None:
+    """Wait until `what()` holds, for what the app does on a clock of its own (the save file's
+    watch): looked at after every 20 ms, the app quiet. The time limit only ends a test that would
+    hang."""
     import time
 
-    app = pilot.app
     end = time.monotonic() + timeout
-    quiet = 0
-    while quiet < 3 and time.monotonic() < end:
+    await pilot.pause()
+    while not what():
+        assert time.monotonic() < end, "waited in vain"
         await pilot.pause(0.02)
-        quiet = quiet + 1 if _idle(app) else 0
 
 
-def _idle(app: Any) -> bool:
-    if not app._message_queue.empty():
-        return False
-    for screen in app.screen_stack:
-        for node in screen.walk_children(with_self=True):
-            if not node._message_queue.empty():
-                return False
-    return True
+async def settled(pilot: Pilot, timeout: float = 60.0) -> None:
+    """Wait until the app has handled every key sent to it and all they started: every message of
+    every screen, the keys a dialog held until it was ready (a tab waiting for a layout) given to
+    it, the screen painted, however slow a busy machine is (tests/pilot_waits.py). The time limit
+    only ends a test that would hang."""
+    from tests.pilot_waits import until_quiet
+
+    assert await until_quiet(pilot.app, keys_held=True, timeout=timeout), "the app never settled"

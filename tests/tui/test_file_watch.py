@@ -10,7 +10,7 @@ from pathlib import Path
 from engine import commands as C
 from saves.demo import demo_history
 from saves.session import Session
-from tests.tui.support import app_on, notifications, pane_text, sync, type_text
+from tests.tui.support import app_on, notifications, pane_text, sync, type_text, until
 from tui.main import MainScreen
 
 
@@ -63,7 +63,7 @@ async def test_replaced_then_removed(tmp_path: Path) -> None:
             same_fight(s, moved)
             # the recovery file removed in turn: the watch finds it within a second, no key needed
             os.remove(moved)
-            await pilot.pause(1.5)
+            await until(pilot, lambda: s.path != moved)
             again = s.path
             assert again is not None and again != moved and again.exists()
             assert any("was removed by another program" in n for n in notifications(pilot))

@@ -149,7 +149,6 @@ async def test_the_bands_have_colours_of_their_own_in_every_theme(tmp_path: Path
         t = main_screen(pilot).query_one(Tracker)
         for name in sorted(app.available_themes):
             app.theme = name
-            await pilot.pause(0.1)
             await pilot.pause()
             st = t.role_styles()
             bands = ("hp-hurt", "hp-bloodied", "hp-critical")
@@ -171,10 +170,10 @@ async def test_a_theme_whose_band_colour_is_not_a_colour_keeps_the_default(tmp_p
         app.register_theme(Theme("broken-bands", primary="#336699", variables={"health-hurt": "not a colour"}))
         app.register_theme(Theme("plain-bands", primary="#336699"))
         app.theme = "plain-bands"
-        await pilot.pause(0.1)
+        await pilot.pause()
         default = t.role_styles()["hp-hurt"]
         app.theme = "broken-bands"
-        await pilot.pause(0.1)
+        await pilot.pause()
         assert t.role_styles()["hp-hurt"] == default and app.is_running
 
 

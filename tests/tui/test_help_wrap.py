@@ -18,7 +18,7 @@ def test_help_wraps_under_itself_and_shows_no_bracketed_ids(tmp_path: Path, size
         app = app_on(demo_session("d20"), tmp_path)
         async with app.run_test(size=size) as pilot:
             await pilot.press("question_mark")
-            await pilot.pause(0.2)
+            await pilot.pause()
             assert isinstance(app.screen, HelpScreen)
             box = app.screen.query_one("#help").region.width
             text = str(app.screen.query_one("Static").render())

@@ -12,7 +12,7 @@ from engine.rules.cosmere.commands import StartTurn
 from engine.rules.warhammer.commands import Fortune
 from engine.state import Fight, state_hook
 from saves.session import Session
-from tests.tui.support import app_on, demo_session, main_screen, notifications, pane_text, select, sync
+from tests.tui.support import app_on, demo_session, main_screen, notifications, pane_text, select, settled, sync
 from tui.text import clean, literal
 
 MARKUP = "[red]X[/]"
@@ -157,8 +157,5 @@ async def test_keys_typed_while_a_dialog_opens_reach_it(tmp_path: Path) -> None:
             event = events.Key(key, char)
             event.set_sender(app)
             app._driver.send_message(event)  # type: ignore[union-attr]
-        for _ in range(50):
-            await pilot.pause(0.02)
-            if s.state.get(who).hp != hp:
-                break
+        await settled(pilot)
         assert s.state.get(who).hp == hp - 7

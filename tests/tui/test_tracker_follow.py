@@ -127,7 +127,6 @@ async def test_the_current_marker_is_drawn_in_the_cursors_own_colours_in_every_t
         tinted = 0
         for name in themes:
             app.theme = name
-            await pilot.pause(0.2)
             await pilot.pause()
             cursor = t.get_component_rich_style("tracker--cursor")
             strip = t.render_line(row - int(t.scroll_y))

@@ -46,6 +46,11 @@ def gone(path: Path) -> list[int]:
     return left
 
 
+async def _read_to_the_end(ws: aiohttp.ClientWebSocketResponse) -> None:
+    async for _ in ws:  # the view's output, until the server closes the socket or goes
+        pass
+
+
 def start(tmp_path: Path) -> tuple[subprocess.Popen[bytes], Path, int, Path]:
     path = _fight(tmp_path)
     port = _free_port()
@@ -88,10 +93,14 @@ def test_every_view_ends_with_the_server(signals: tuple[signal.Signals, ...], tm
             async with aiohttp.ClientSession() as http:
                 sockets = [await _viewer(http, f"http://127.0.0.1:{port}") for _ in range(2)]
                 assert len(views_of(path)) == 2
+                # each browser reads its socket, as a page does: it answers the server's closing
+                # handshake at once (unread, the server waits 10 s for the answer on each)
+                reading = [asyncio.create_task(_read_to_the_end(ws)) for ws in sockets]
                 for sig in signals:
                     os.kill(proc.pid, sig)  # the server alone
                     await asyncio.sleep(0.2)  # (not a measure: the second press comes while it stops)
                 await asyncio.to_thread(proc.wait, WAIT)
+                await asyncio.wait(reading, timeout=WAIT)
                 for ws in sockets:
                     await ws.close()
 

@@ -202,7 +202,7 @@ async def test_a_long_order_on_a_small_screen_keeps_the_current_one_in_sight(tmp
         for _ in range(15):
             s.apply(C.NextTurn())
             await _caught_up(pilot, app, s)
-            await pilot.pause(0.05)
+            await pilot.pause()
             order = app.texts["order"]
             assert f"▶ {s.state.get(s.state.current).name} " in order + " "
             assert "more line" in order

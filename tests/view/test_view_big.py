@@ -69,7 +69,7 @@ async def test_at_160x48_the_round_and_who_acts_are_big(tmp_path: Path) -> None:
         assert all(c.name in text for c in s.state.combatants)
         # back to a small screen: the round in digits, "Now: NAME" in plain words
         await pilot.resize_terminal(80, 24)
-        await pilot.pause(0.2)
+        await pilot.pause()
         assert not app.big and f"Now: {now.name}" in app.texts["turn"]
     s.close()
 
