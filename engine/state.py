@@ -308,11 +308,13 @@ class Combatant(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="
 
     @property
     def hp(self) -> int:
-        return self.health[0].current if self.health else 0
+        health = self.health
+        return health[0].current if health else 0
 
     @property
     def down(self) -> bool:
-        return bool(self.health) and self.health[0].current <= 0
+        health = self.health  # read once: the rules and the auto-play ask this of everyone, often
+        return health[0].current <= 0 if health else False
 
 
 class Fight(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="fight"):
@@ -341,18 +343,26 @@ class Fight(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="figh
         phase group 0-3; nine-phase: the phase 1-9). Read-only: a ruleset sets its `clock`."""
         return self.clock.number
 
+    # get, find and index read the memo of positions themselves: they run several times in every
+    # command, and the call to `positions` was a third of their cost
     def get(self, cid: str) -> Combatant:
-        i = positions(self.combatants).get(cid)
+        cs = self.combatants
+        hit = _MEMO.get(id(cs))
+        i = (hit[1] if hit is not None and hit[0] is cs else positions(cs)).get(cid)
         if i is None:
             raise RuleError(f"No combatant with id '{cid}' in this fight.")
-        return self.combatants[i]
+        return cs[i]
 
     def find(self, cid: str) -> Combatant | None:
-        i = positions(self.combatants).get(cid)
-        return None if i is None else self.combatants[i]
+        cs = self.combatants
+        hit = _MEMO.get(id(cs))
+        i = (hit[1] if hit is not None and hit[0] is cs else positions(cs)).get(cid)
+        return None if i is None else cs[i]
 
     def index(self, cid: str) -> int:
-        i = positions(self.combatants).get(cid)
+        cs = self.combatants
+        hit = _MEMO.get(id(cs))
+        i = (hit[1] if hit is not None and hit[0] is cs else positions(cs)).get(cid)
         if i is None:
             raise RuleError(f"No combatant with id '{cid}' in this fight.")
         return i
@@ -380,7 +390,11 @@ def put(fight: Fight, combatant: Combatant) -> Fight:
     out = list(cs)  # a copy and one store: cheaper than slicing around `i`
     out[i] = combatant
     new = tuple(out)
-    _remember(new, pos, watch)  # same ids in the same places: the new tuple shares the map
+    # same ids in the same places: the new tuple shares the map (_remember, written out: every
+    # change of a combatant comes here)
+    if len(_MEMO) >= 256:
+        _MEMO.clear()
+    _MEMO[id(new)] = (new, pos, watch)
     return replace(fight, combatants=new)
 
 
