@@ -491,12 +491,8 @@ def _add_condition(rs: Ruleset, f: Fight, cmd: C.AddCondition, ev: Events) -> Fi
         f.get(cmd.source)
     if cmd.dice:
         parse(cmd.dice)
-    canonical = name  # the ruleset's own spelling, where it names the condition
+    canonical = _canonical(rs, name)
     low = name.lower()
-    for k in rs.conditions:  # a plain loop: a generator's step per name cost a microsecond
-        if k.lower() == low:
-            canonical = k
-            break
     if not 0 <= cmd.dc <= 100:
         raise RuleError(f"A save DC is between 1 and 100 (or 0 for none), not {cmd.dc}.")
     if c.condition_immune and not cmd.override:
@@ -512,7 +508,8 @@ def _add_condition(rs: Ruleset, f: Fight, cmd: C.AddCondition, ev: Events) -> Fi
         longer = duration_text(f, earlier.duration) or "until removed"
         ev.append(E.Info(f"{c.name} stays {canonical} ({longer}): the new one would end sooner", c.id))
         return f
-    kept = tuple([x for x in c.conditions if x.name.lower() != low])  # `low` is canonical's too
+    # `low` is canonical's too; without an earlier one of that name nothing is dropped
+    kept = c.conditions if earlier is None else tuple([x for x in c.conditions if x.name.lower() != low])
     new = replace(c, conditions=kept + (cond,))
     f = put(f, new)
     detail = duration_text(f, cmd.duration)
@@ -521,6 +518,17 @@ def _add_condition(rs: Ruleset, f: Fight, cmd: C.AddCondition, ev: Events) -> Fi
     # "Orc is Prone", but "Orc has Exhaustion (level 3)": a condition with levels is had, not been
     ev.append(E.ConditionAdded(c.id, c.name, canonical, detail, "has" if cmd.level > 1 else ""))
     return rs.condition_added(f, new, cond, ev)
+
+
+def _canonical(rs: Ruleset, name: str) -> str:
+    """The ruleset's own spelling of a condition it names ("prone" -> "Prone"), else `name`."""
+    if name in rs.conditions:
+        return name  # spelled as the ruleset does (the usual case): nothing to look for
+    low = name.lower()
+    for k in rs.conditions:  # a plain loop: a generator's step per name cost a microsecond
+        if k.lower() == low:
+            return k
+    return name
 
 
 # where in a round a duration's end falls, after every turn's start and end: the end of the round

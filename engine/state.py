@@ -287,23 +287,26 @@ class Combatant(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="
         return None
 
     def has(self, condition: str) -> bool:
-        # a plain loop, not any(<generator>): rules ask this several times a command, of every
-        # combatant, and most hold no condition at all
+        # rules ask this several times a command, of every combatant: most hold no condition at
+        # all, and the others' names are lowered once per conditions tuple (condition_names)
         conditions = self.conditions
-        if conditions:
-            low = condition.lower()
-            for c in conditions:
-                if c.name.lower() == low:
-                    return True
-        return False
+        if not conditions:
+            return False
+        hit = _NAMES.get(id(conditions))
+        names = hit[1] if hit is not None and hit[0] is conditions else condition_names(conditions)
+        return condition.lower() in names
 
     def condition(self, name: str) -> Condition | None:
         conditions = self.conditions
-        if conditions:
-            low = name.lower()
-            for c in conditions:
-                if c.name.lower() == low:
-                    return c
+        if not conditions:
+            return None
+        low = name.lower()
+        hit = _NAMES.get(id(conditions))
+        if low not in (hit[1] if hit is not None and hit[0] is conditions else condition_names(conditions)):
+            return None  # the usual answer, without lowering each name again
+        for c in conditions:
+            if c.name.lower() == low:
+                return c
         return None
 
     @property
@@ -483,6 +486,25 @@ def _remember(
     if len(_MEMO) >= 256:
         _MEMO.clear()  # a bound, not an LRU: clearing is atomic and rebuilding is cheap
     _MEMO[id(cs)] = (cs, pos, watch)
+
+
+# conditions tuple -> the lower-cased names of its conditions. Combatant.has and .condition ask it
+# many times a command, each time lowering every name again; the tuples are immutable and shared
+# between states, so a memo keyed by the tuple's id and checked by identity (the entry holds the
+# tuple, as _MEMO does) never goes stale.
+_NAMES: dict[int, tuple[tuple[Condition, ...], frozenset[str]]] = {}
+
+
+def condition_names(conditions: tuple[Condition, ...]) -> frozenset[str]:
+    """The lower-cased names of `conditions` (what Combatant.has compares with)."""
+    hit = _NAMES.get(id(conditions))
+    if hit is not None and hit[0] is conditions:
+        return hit[1]
+    names = frozenset([x.name.lower() for x in conditions])
+    if len(_NAMES) >= 1024:
+        _NAMES.clear()  # a bound, as _MEMO's
+    _NAMES[id(conditions)] = (conditions, names)
+    return names
 
 
 def set_pool(pools: tuple[Pool, ...], pool: Pool) -> tuple[Pool, ...]:
