@@ -1367,7 +1367,9 @@ def status(c: Combatant) -> str:
 def start_effects(rs: "D20", f: Fight, cid: str, ev: Events, given: GivenRolls | None, lost: bool = False) -> Fight:
     """The start of `cid`'s turn: Bleeding and Burning damage, then (on a turn it gets to play)
     incapacitation and the Confused d10."""
-    for name, typ in (("Bleeding", "piercing"), ("Burning", "fire")):
+    c = f.get(cid)
+    # Bleeding and Burning only hurt a combatant with conditions (most have none)
+    for name, typ in _HURTING if c.conditions else ():
         cond = f.get(cid).condition(name)
         if cond is None:
             continue
@@ -1375,9 +1377,9 @@ def start_effects(rs: "D20", f: Fight, cid: str, ev: Events, given: GivenRolls |
         c = f.get(cid)
         ev.append(EffectRolled(c.id, c.name, name, r))
         f = deal_damage(rs, f, cid, max(0, r.total), typ, None, ev, name)
+        c = f.get(cid)
     if lost:
         return f
-    c = f.get(cid)
     if c.down:
         # dropped by its own Bleeding or Burning: nothing left to decide this turn (no Confused d10)
         return f
@@ -1403,6 +1405,9 @@ def start_effects(rs: "D20", f: Fight, cid: str, ev: Events, given: GivenRolls |
         f = put(f, replace(c, economy=e))
         ev.append(EffectRolled(c.id, c.name, "Confused", r, text))
     return f
+
+
+_HURTING = (("Bleeding", "piercing"), ("Burning", "fire"))  # conditions that deal damage as a turn starts
 
 
 def end_effects(f: Fight, cid: str, ev: Events) -> Fight:

@@ -38,7 +38,7 @@ from engine.ruleset import (
     start_initiatives,
     yes_no,
 )
-from engine.state import Combatant, Condition, Fight, Pool, put, put_all
+from engine.state import Combatant, Condition, Fight, Pool, positions, put, put_all
 
 CONDITIONS = {
     "Blinded": "Cannot see. Attacks against it have advantage; its own attacks have disadvantage.",
@@ -491,8 +491,15 @@ def _next_up(f: Fight, last: str) -> str:
             cid = next((x for x in f.order if x in pets), "")
             if cid:
                 return cid
-    done = {c.id for c in f.combatants if c.economy.done}
-    return next((x for x in f.order if x not in done), "")
+    # one walk down the order, each looked up where it sits (an id no longer in the fight counts as
+    # not done, as before): no set of everyone done built at each of the turn's two or three asks
+    cs = f.combatants
+    pos = positions(cs)
+    for x in f.order:
+        i = pos.get(x)
+        if i is None or not cs[i].economy.done:
+            return x
+    return ""
 
 
 def _new_round(f: Fight, ev: Events) -> Fight:
