@@ -79,6 +79,8 @@ def has_stat(c: Combatant, key: str) -> bool:
 
 
 def exhaustion(c: Combatant) -> int:
+    if not c.conditions:
+        return 0  # most have none: no call to look
     cond = c.condition("Exhaustion")
     return cond.level if cond else 0
 
@@ -542,8 +544,10 @@ def _plan(
         # whatever pays for it (an attack already paid for included): no actions, no reactions
         raise RuleError(f"{a.name} is {incap}: no actions or reactions, so no attack.")
     adv, dis = attack_sources(a, t, kind, high_ground, flanking)
-    adv += sources(advantage, "advantage")
-    dis += sources(disadvantage, "disadvantage")
+    if advantage:  # the GM's own sources, checked only when given
+        adv += sources(advantage, "advantage")
+    if disadvantage:
+        dis += sources(disadvantage, "disadvantage")
     return _Plan(
         a,
         t,
@@ -654,6 +658,21 @@ def _attack_roll(
 def _damage_expr(dice: str, add: int, critical: bool) -> str:
     """The damage expression as rolled: on a critical every damage die is rolled twice (the flat
     parts once)."""
+    key = (dice, add, critical)
+    hit = _DAMAGE_EXPRS.get(key)
+    if hit is None:
+        hit = _write_damage_expr(dice, add, critical)
+        if len(_DAMAGE_EXPRS) < 4096:  # a bound, as dice.parse's cache has
+            _DAMAGE_EXPRS[key] = hit
+    return hit
+
+
+# (dice, add, critical) -> the expression rolled: a pure function of its key (no state in it), asked
+# for at every hit; written out once per weapon
+_DAMAGE_EXPRS: dict[tuple[str, int, bool], str] = {}
+
+
+def _write_damage_expr(dice: str, add: int, critical: bool) -> str:
     expr = parse(dice)
     parts: list[str] = []
     for t in expr.terms:
