@@ -17,9 +17,9 @@ from engine import events as E
 from engine import pools
 from engine.dice import Rng, parse, roll
 from engine.errors import RuleError
-from engine.limits import WORD, check_command
+from engine.limits import COMPILED, WORD, check_command
 from engine.mechanics import EffectRolled, amount_or_roll, deal_damage
-from engine.ruleset import Events, Handler, Ruleset, get_ruleset, remove_condition
+from engine.ruleset import REGISTRY, Events, Handler, Ruleset, get_ruleset, remove_condition
 from engine.state import Combatant, Condition, Duration, Fight, Pool, put, set_pool
 from engine.text import check_line, check_multiline, normal_name, shown
 
@@ -34,12 +34,15 @@ def new_fight(ruleset: str, name: str = "Fight", seed: int = 0) -> Fight:
 
 
 def apply(f: Fight, cmd: C.Command) -> tuple[Fight, tuple[E.Event, ...]]:
-    rs = get_ruleset(f.ruleset)
+    # the registry and the compiled checks are read here directly (get_ruleset and check_command
+    # on a miss): two calls fewer in every command
+    rs = REGISTRY.get(f.ruleset) or get_ruleset(f.ruleset)
     kind = type(cmd)
     handler = _CACHE.get((rs, kind)) or _handler(rs, kind)
     ev: Events = []
     try:
-        check_command(cmd)  # caps and character rules for every text and list field, every ruleset
+        # caps and character rules for every text and list field, every ruleset
+        (COMPILED.get(kind) or check_command)(cmd)
         out = handler(f, cmd, ev)
     except RuleError as err:
         message = str(err)
@@ -488,12 +491,8 @@ def _add_condition(rs: Ruleset, f: Fight, cmd: C.AddCondition, ev: Events) -> Fi
         f.get(cmd.source)
     if cmd.dice:
         parse(cmd.dice)
-    canonical = name  # the ruleset's own spelling, where it names the condition
+    canonical = _canonical(rs, name)
     low = name.lower()
-    for k in rs.conditions:  # a plain loop: a generator's step per name cost a microsecond
-        if k.lower() == low:
-            canonical = k
-            break
     if not 0 <= cmd.dc <= 100:
         raise RuleError(f"A save DC is between 1 and 100 (or 0 for none), not {cmd.dc}.")
     if c.condition_immune and not cmd.override:
@@ -509,7 +508,8 @@ def _add_condition(rs: Ruleset, f: Fight, cmd: C.AddCondition, ev: Events) -> Fi
         longer = duration_text(f, earlier.duration) or "until removed"
         ev.append(E.Info(f"{c.name} stays {canonical} ({longer}): the new one would end sooner", c.id))
         return f
-    kept = tuple([x for x in c.conditions if x.name.lower() != low])  # `low` is canonical's too
+    # `low` is canonical's too; without an earlier one of that name nothing is dropped
+    kept = c.conditions if earlier is None else tuple([x for x in c.conditions if x.name.lower() != low])
     new = replace(c, conditions=kept + (cond,))
     f = put(f, new)
     detail = duration_text(f, cmd.duration)
@@ -518,6 +518,17 @@ def _add_condition(rs: Ruleset, f: Fight, cmd: C.AddCondition, ev: Events) -> Fi
     # "Orc is Prone", but "Orc has Exhaustion (level 3)": a condition with levels is had, not been
     ev.append(E.ConditionAdded(c.id, c.name, canonical, detail, "has" if cmd.level > 1 else ""))
     return rs.condition_added(f, new, cond, ev)
+
+
+def _canonical(rs: Ruleset, name: str) -> str:
+    """The ruleset's own spelling of a condition it names ("prone" -> "Prone"), else `name`."""
+    if name in rs.conditions:
+        return name  # spelled as the ruleset does (the usual case): nothing to look for
+    low = name.lower()
+    for k in rs.conditions:  # a plain loop: a generator's step per name cost a microsecond
+        if k.lower() == low:
+            return k
+    return name
 
 
 # where in a round a duration's end falls, after every turn's start and end: the end of the round

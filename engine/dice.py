@@ -242,35 +242,63 @@ def roll(
     """
     expr = parse(text) if isinstance(text, str) else text
     if given is not None:
-        need = expr.dice_count
-        if len(given) != need:
-            raise RuleError(
-                f"'{expr.text}' needs {need} die result{'s' if need != 1 else ''}, got {len(given)}."
-            )
+        return _roll_given(expr, given), rng
+    seed = rng.seed
+    counter = start = rng.counter
+    results: list[TermResult] = []
+    total = expr.constant
+    for t in expr.terms:
+        sides = t.sides
+        limit = (1 << 64) - ((1 << 64) % sides)
+        rolls: list[int] = []
+        for _ in range(t.count):
+            # `draw`, written out (one Rng at the end instead of one a die): every attack, damage
+            # and start-of-turn roll comes here
+            while True:
+                z = (seed * 0x9E3779B97F4A7C15 + (counter + 1) * 0xBF58476D1CE4E5B9) & _MASK
+                z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+                z ^= z >> 31
+                counter = (counter + 1) % RNG_LIMIT
+                if z < limit:
+                    break
+            rolls.append(z % sides + 1)
+        total += _kept_total(t, rolls, results)
+    after = rng if counter == start else Rng(seed, counter)
+    return DiceRoll(expr.text, tuple(results), expr.constant, total, False), after
+
+
+def _kept_total(t: Term, rolls: list[int], results: list[TermResult]) -> int:
+    """Keep the term's dice (the highest or lowest `keep`, or all), record them in `results`, and
+    return what they add to the total."""
+    if t.keep:
+        kept = tuple(sorted(rolls, reverse=t.keep > 0)[: abs(t.keep)])
+    else:
+        kept = tuple(rolls)
+    results.append(TermResult(t.sides, tuple(rolls), kept, t.sign))
+    return t.sign * sum(kept)
+
+
+def _roll_given(expr: Expression, given: tuple[int, ...]) -> DiceRoll:
+    """The table's dice for `expr`, checked against it."""
+    need = expr.dice_count
+    if len(given) != need:
+        raise RuleError(f"'{expr.text}' needs {need} die result{'s' if need != 1 else ''}, got {len(given)}.")
     results: list[TermResult] = []
     total = expr.constant
     i = 0
     for t in expr.terms:
         rolls: list[int] = []
         for _ in range(t.count):
-            if given is not None:
-                v = given[i]
-                i += 1
-                if v == 0 and t.sides in (10, 100):
-                    v = t.sides  # a d10 shows 0 for 10, percentile dice 00 for 100: read as the table does
-                if not 1 <= v <= t.sides:
-                    raise RuleError(f"{v} is not a possible result on a d{t.sides}.")
-            else:
-                v, rng = draw(rng, t.sides)
+            v = given[i]
+            i += 1
+            if v == 0 and t.sides in (10, 100):
+                v = t.sides  # a d10 shows 0 for 10, percentile dice 00 for 100: read as the table does
+            if not 1 <= v <= t.sides:
+                raise RuleError(f"{v} is not a possible result on a d{t.sides}.")
             rolls.append(v)
-        if t.keep:
-            ordered = sorted(rolls, reverse=t.keep > 0)
-            kept = tuple(ordered[: abs(t.keep)])
-        else:
-            kept = tuple(rolls)
-        total += t.sign * sum(kept)
-        results.append(TermResult(t.sides, tuple(rolls), kept, t.sign))
-    return DiceRoll(expr.text, tuple(results), expr.constant, total, given is not None), rng
+        total += _kept_total(t, rolls, results)
+    return DiceRoll(expr.text, tuple(results), expr.constant, total, True)
 
 
 def first_d20(r: DiceRoll) -> int | None:

@@ -126,14 +126,15 @@ def check_command(cmd: msgspec.Struct) -> None:
     """Refuse a command with an over-long, multi-line (where one line is meant), control-character or
     text-direction-control text, a malformed combatant id, or an over-long list."""
     kind = type(cmd)
-    check = _COMPILED.get(kind)
+    check = COMPILED.get(kind)
     if check is None:
         tag = getattr(kind.__struct_config__, "tag", "") or ""
-        check = _COMPILED[kind] = _compile_command(kind, tag) or _nothing
+        check = COMPILED[kind] = _compile_command(kind, tag) or _nothing
     check(cmd)
 
 
-_COMPILED: dict[type, Check] = {}
+# command type -> its compiled check (apply reads it directly; check_command fills it)
+COMPILED: dict[type, Check] = {}
 
 
 def _nothing(cmd: Any) -> None:

@@ -136,13 +136,15 @@ def deal_damage(
     else:
         amount, note = rs.modify_damage(c, rolled, typ)
     new, notes = take_damage(rs, c, amount, cmd.pool)
-    detail = ", ".join(x for x in (detail, note, notes) if x)
+    if note or notes:
+        detail = ", ".join(x for x in (detail, note, notes) if x)
     f = put(f, new)
     ev.append(E.Damaged(c.id, c.name, amount, rolled, typ, detail, r, new.hp))
     if new.down and not c.down:
         f = put(f, replace(new, dropped=(f.round, f.phase)))
         ev.append(E.Dropped(c.id, c.name, rs.dropped_state(f, new)))
-    return rs.damage_taken(f, f.get(c.id), amount, cmd, ev)
+        new = f.get(c.id)
+    return rs.damage_taken(f, new, amount, cmd, ev)  # `new` is the combatant as it is now in `f`
 
 
 def immune_to(c: Combatant, typ: str) -> bool:

@@ -37,6 +37,7 @@ from engine.events import (
     register_event,
 )
 from engine.state import (
+    _MEMO,
     Clock,
     Combatant,
     Condition,
@@ -474,7 +475,9 @@ def expire(f: Fight, cid: str, kind: str, ev: Events) -> Fight:
     # (the count is kept with the combatants tuple); else find the few that are, with plain loops,
     # and rebuild only those (this was most of the cost of `next`)
     cs = f.combatants
-    if (cid, kind) not in watching(cs):
+    hit = _MEMO.get(id(cs))  # watching(cs), its memo read here: four times in every turn passed
+    watch = hit[2] if hit is not None and hit[0] is cs and hit[2] is not None else watching(cs)
+    if (cid, kind) not in watch:
         return f
     hits = []
     for i, c in enumerate(cs):

@@ -287,32 +287,37 @@ class Combatant(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="
         return None
 
     def has(self, condition: str) -> bool:
-        # a plain loop, not any(<generator>): rules ask this several times a command, of every
-        # combatant, and most hold no condition at all
+        # rules ask this several times a command, of every combatant: most hold no condition at
+        # all, and the others' names are lowered once per conditions tuple (condition_names)
         conditions = self.conditions
-        if conditions:
-            low = condition.lower()
-            for c in conditions:
-                if c.name.lower() == low:
-                    return True
-        return False
+        if not conditions:
+            return False
+        hit = _NAMES.get(id(conditions))
+        names = hit[1] if hit is not None and hit[0] is conditions else condition_names(conditions)
+        return condition.lower() in names
 
     def condition(self, name: str) -> Condition | None:
         conditions = self.conditions
-        if conditions:
-            low = name.lower()
-            for c in conditions:
-                if c.name.lower() == low:
-                    return c
+        if not conditions:
+            return None
+        low = name.lower()
+        hit = _NAMES.get(id(conditions))
+        if low not in (hit[1] if hit is not None and hit[0] is conditions else condition_names(conditions)):
+            return None  # the usual answer, without lowering each name again
+        for c in conditions:
+            if c.name.lower() == low:
+                return c
         return None
 
     @property
     def hp(self) -> int:
-        return self.health[0].current if self.health else 0
+        health = self.health
+        return health[0].current if health else 0
 
     @property
     def down(self) -> bool:
-        return bool(self.health) and self.health[0].current <= 0
+        health = self.health  # read once: the rules and the auto-play ask this of everyone, often
+        return health[0].current <= 0 if health else False
 
 
 class Fight(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="fight"):
@@ -341,18 +346,26 @@ class Fight(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="figh
         phase group 0-3; nine-phase: the phase 1-9). Read-only: a ruleset sets its `clock`."""
         return self.clock.number
 
+    # get, find and index read the memo of positions themselves: they run several times in every
+    # command, and the call to `positions` was a third of their cost
     def get(self, cid: str) -> Combatant:
-        i = positions(self.combatants).get(cid)
+        cs = self.combatants
+        hit = _MEMO.get(id(cs))
+        i = (hit[1] if hit is not None and hit[0] is cs else positions(cs)).get(cid)
         if i is None:
             raise RuleError(f"No combatant with id '{cid}' in this fight.")
-        return self.combatants[i]
+        return cs[i]
 
     def find(self, cid: str) -> Combatant | None:
-        i = positions(self.combatants).get(cid)
-        return None if i is None else self.combatants[i]
+        cs = self.combatants
+        hit = _MEMO.get(id(cs))
+        i = (hit[1] if hit is not None and hit[0] is cs else positions(cs)).get(cid)
+        return None if i is None else cs[i]
 
     def index(self, cid: str) -> int:
-        i = positions(self.combatants).get(cid)
+        cs = self.combatants
+        hit = _MEMO.get(id(cs))
+        i = (hit[1] if hit is not None and hit[0] is cs else positions(cs)).get(cid)
         if i is None:
             raise RuleError(f"No combatant with id '{cid}' in this fight.")
         return i
@@ -380,7 +393,11 @@ def put(fight: Fight, combatant: Combatant) -> Fight:
     out = list(cs)  # a copy and one store: cheaper than slicing around `i`
     out[i] = combatant
     new = tuple(out)
-    _remember(new, pos, watch)  # same ids in the same places: the new tuple shares the map
+    # same ids in the same places: the new tuple shares the map (_remember, written out: every
+    # change of a combatant comes here)
+    if len(_MEMO) >= 256:
+        _MEMO.clear()
+    _MEMO[id(new)] = (new, pos, watch)
     return replace(fight, combatants=new)
 
 
@@ -469,6 +486,25 @@ def _remember(
     if len(_MEMO) >= 256:
         _MEMO.clear()  # a bound, not an LRU: clearing is atomic and rebuilding is cheap
     _MEMO[id(cs)] = (cs, pos, watch)
+
+
+# conditions tuple -> the lower-cased names of its conditions. Combatant.has and .condition ask it
+# many times a command, each time lowering every name again; the tuples are immutable and shared
+# between states, so a memo keyed by the tuple's id and checked by identity (the entry holds the
+# tuple, as _MEMO does) never goes stale.
+_NAMES: dict[int, tuple[tuple[Condition, ...], frozenset[str]]] = {}
+
+
+def condition_names(conditions: tuple[Condition, ...]) -> frozenset[str]:
+    """The lower-cased names of `conditions` (what Combatant.has compares with)."""
+    hit = _NAMES.get(id(conditions))
+    if hit is not None and hit[0] is conditions:
+        return hit[1]
+    names = frozenset([x.name.lower() for x in conditions])
+    if len(_NAMES) >= 1024:
+        _NAMES.clear()  # a bound, as _MEMO's
+    _NAMES[id(conditions)] = (conditions, names)
+    return names
 
 
 def set_pool(pools: tuple[Pool, ...], pool: Pool) -> tuple[Pool, ...]:

@@ -705,4 +705,5 @@ def start_effects(rs: "Cosmere", f: Fight, cid: str, ev: Events, given: GivenRol
 
 
 def is_boss(c: Combatant) -> bool:
-    return any(x.lower() == "boss" for x in c.flags)
+    # asked of everyone at every turn's end and phase: most have no flags at all
+    return bool(c.flags) and any(x.lower() == "boss" for x in c.flags)

@@ -44,6 +44,9 @@ PHASES = ("Fast PC turns", "Fast NPC turns", "Slow PC turns", "Slow NPC turns")
 TURN_ACTIONS = {"fast": 2, "slow": 3}
 
 
+_SPEED_LETTER = {"fast": "F", "slow": "S"}  # the economy line's mark for the speed chosen ("?": undecided)
+
+
 def turn_actions(speed: str) -> int:
     return TURN_ACTIONS.get(speed, TURN_ACTIONS["slow"])
 
@@ -508,11 +511,18 @@ class Cosmere(Ruleset):
         e = c.economy
         return f.round == 1 and not e.done and f.current != c.id and not (combat.is_boss(c) and e.speed == "slow")
 
+    def describe_economy(self, c: Combatant) -> str:
+        """The texts of `economy_of(c)` joined ("F A2 R1"), without building the items: every
+        action used writes this line into its event (tests/engine/test_actions_economy.py checks
+        the two agree)."""
+        e = c.economy
+        return f"{_SPEED_LETTER.get(e.speed, '?')} A{e.actions} R{e.reactions}"
+
     def economy_of(self, c: Combatant, f: Fight | None = None) -> tuple[EconomyItem, ...]:
         e = c.economy
         mine = f is not None and f.current == c.id
         total = turn_actions(e.speed)
-        letter = {"fast": "F", "slow": "S"}.get(e.speed, "?")
+        letter = _SPEED_LETTER.get(e.speed, "?")
         value = {"fast": "fast", "slow": "slow"}.get(e.speed, "?")
         long = {"fast": "Fast turn", "slow": "Slow turn"}.get(e.speed, "Undecided (fast or slow)")
         why = "" if e.speed else "Fast or slow is still to be chosen"

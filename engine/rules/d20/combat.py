@@ -35,7 +35,7 @@ from engine.mechanics import (
 )
 from engine.pools import RECHARGE, is_recharge
 from engine.ruleset import Events, expire, remove_condition
-from engine.state import Combatant, Condition, Due, Duration, Fight, put
+from engine.state import Combatant, Condition, Due, Duration, Fight, condition_names, put
 
 if TYPE_CHECKING:
     from engine.rules.d20.ruleset import D20  # typing only: ruleset.py imports this module
@@ -79,6 +79,8 @@ def has_stat(c: Combatant, key: str) -> bool:
 
 
 def exhaustion(c: Combatant) -> int:
+    if not c.conditions:
+        return 0  # most have none: no call to look
     cond = c.condition("Exhaustion")
     return cond.level if cond else 0
 
@@ -136,11 +138,30 @@ def dodging(c: Combatant) -> bool:
     return c.economy.dodging or c.has("Dodging")
 
 
+def _first(c: Combatant, table: tuple[tuple[str, str], ...]) -> str:
+    """The first condition of `table` ((name, lower-cased name) pairs) that `c` has, or "": one
+    look at its names for the lot (these run several times in every command)."""
+    conditions = c.conditions
+    if not conditions:
+        return ""
+    names = condition_names(conditions)
+    for name, low in table:
+        if low in names:
+            return name
+    return ""
+
+
+def _table(names: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    return tuple((n, n.lower()) for n in names)
+
+
+_INCAPACITATING, _NO_REACTIONS, _SPEED_ZERO = _table(INCAPACITATING), _table(NO_REACTIONS), _table(SPEED_ZERO)
+_CANNOT_MOVE = _table(("Unconscious", "Stunned"))
+
+
 def incapacitated(c: Combatant) -> str:
     """The condition that stops `c` acting and reacting, or ""."""
-    if not c.conditions:
-        return ""
-    return next((n for n in INCAPACITATING if c.has(n)), "")
+    return _first(c, _INCAPACITATING)
 
 
 def down_and_out(c: Combatant) -> bool:
@@ -150,9 +171,7 @@ def down_and_out(c: Combatant) -> bool:
 
 def reactions_barred_by(c: Combatant) -> str:
     """The condition that bars `c`'s reactions (they are not spent, only unusable), or ""."""
-    if not c.conditions:
-        return ""
-    return next((n for n in NO_REACTIONS if c.has(n)), "")
+    return _first(c, _NO_REACTIONS)
 
 
 def _mode_of(adv: tuple[str, ...], dis: tuple[str, ...], override: str) -> str:
@@ -456,29 +475,37 @@ def attack_sources(
     """The advantages and disadvantages the state and the situation give an attack, as labels."""
     adv: list[str] = []
     dis: list[str] = []
-    for cond in ("Blinded", "Marked", "Restrained", "Stunned", "Unconscious"):
-        if t.has(cond):
+    # each side's condition names looked at once (most attackers and targets have none)
+    mine = condition_names(a.conditions) if a.conditions else _NONE
+    theirs = condition_names(t.conditions) if t.conditions else _NONE
+    for cond, low in _OPEN_TO_ATTACK:
+        if low in theirs:
             adv.append(f"{t.name} is {cond}")
-    if t.has("Prone"):
+    if "prone" in theirs:
         (adv if kind == "melee" else dis).append(f"{t.name} is Prone ({kind})")
-    if a.has("Hidden"):
+    if "hidden" in mine:
         adv.append(f"{a.name} is Hidden")
-    if a.has("Helped"):
+    if "helped" in mine:
         adv.append(f"{a.name} is Helped")
     if high_ground:
         adv.append("high ground")
     if flanking:
         adv.append("flanking")
-    if a.has("Blinded"):
+    if "blinded" in mine:
         dis.append(f"{a.name} is Blinded")
-    if t.has("Concealed"):
+    if "concealed" in theirs:
         dis.append(f"{t.name} is Concealed")
-    if dodging(t):
+    if t.economy.dodging or "dodging" in theirs:  # dodging(t), with the names already at hand
         dis.append(f"{t.name} is Dodging")
-    for cond in ("Frightened", "Poisoned"):
-        if a.has(cond):
+    for cond, low in _HAMPERED:
+        if low in mine:
             dis.append(f"{a.name} is {cond}")
     return tuple(adv), tuple(dis)
+
+
+_NONE: frozenset[str] = frozenset()
+_OPEN_TO_ATTACK = _table(("Blinded", "Marked", "Restrained", "Stunned", "Unconscious"))
+_HAMPERED = _table(("Frightened", "Poisoned"))
 
 
 def _plan(
@@ -517,8 +544,10 @@ def _plan(
         # whatever pays for it (an attack already paid for included): no actions, no reactions
         raise RuleError(f"{a.name} is {incap}: no actions or reactions, so no attack.")
     adv, dis = attack_sources(a, t, kind, high_ground, flanking)
-    adv += sources(advantage, "advantage")
-    dis += sources(disadvantage, "disadvantage")
+    if advantage:  # the GM's own sources, checked only when given
+        adv += sources(advantage, "advantage")
+    if disadvantage:
+        dis += sources(disadvantage, "disadvantage")
     return _Plan(
         a,
         t,
@@ -629,6 +658,21 @@ def _attack_roll(
 def _damage_expr(dice: str, add: int, critical: bool) -> str:
     """The damage expression as rolled: on a critical every damage die is rolled twice (the flat
     parts once)."""
+    key = (dice, add, critical)
+    hit = _DAMAGE_EXPRS.get(key)
+    if hit is None:
+        hit = _write_damage_expr(dice, add, critical)
+        if len(_DAMAGE_EXPRS) < 4096:  # a bound, as dice.parse's cache has
+            _DAMAGE_EXPRS[key] = hit
+    return hit
+
+
+# (dice, add, critical) -> the expression rolled: a pure function of its key (no state in it), asked
+# for at every hit; written out once per weapon
+_DAMAGE_EXPRS: dict[tuple[str, int, bool], str] = {}
+
+
+def _write_damage_expr(dice: str, add: int, critical: bool) -> str:
     expr = parse(dice)
     parts: list[str] = []
     for t in expr.terms:
@@ -1121,10 +1165,10 @@ def _check_barred(c: Combatant, what: str, name: str) -> None:
         raise RuleError(f"{c.name} is {reactions_barred_by(c)} and cannot take reactions.")
     if what == "move":
         # Incapacitated alone forbids actions, not movement; unconscious or stunned, nothing moves
-        out = next((n for n in ("Unconscious", "Stunned") if c.has(n)), "")
+        out = _first(c, _CANNOT_MOVE)
         if out:
             raise RuleError(f"{c.name} is {out} and cannot move.")
-        held = next((n for n in SPEED_ZERO if c.has(n)), "")
+        held = _first(c, _SPEED_ZERO)
         if held:
             raise RuleError(f"{c.name} is {held}: its speed is 0.")
     if what == "action" and CONFUSED_ATTACK in c.economy.used and name != "attack":
@@ -1177,10 +1221,16 @@ def check_help(f: Fight, helper: Combatant, target: str) -> None:
         raise RuleError(f"Help gives advantage to an ally: {t.name} is on the other side from {helper.name}.")
 
 
+# the named actions after_use does something for (lower case); any other is paid for and done
+_AFTER_USE = frozenset((PICK_UP.lower(), STAND_UP.lower(), PUT_OUT.lower(), "dodge", "dash", "disengage", "help"))
+
+
 def after_use(f: Fight, cid: str, what: str, label: str, ev: Events, target: str = "") -> Fight:
     """What the named actions of the text do once paid for."""
-    c = f.get(cid)
     name = label.lower()
+    if name not in _AFTER_USE:
+        return f  # most uses (an attack, a reaction, an unnamed action): no need to look again
+    c = f.get(cid)
     e = c.economy
     if name == PICK_UP.lower():
         f = put(f, remove_condition(c, "Disarmed"))
@@ -1312,7 +1362,7 @@ def effective_speed(c: Combatant) -> tuple[int, str]:
     """Speed in feet now, and why it is not the stat (for the tracker's display)."""
     if not c.conditions:
         return c.stat("speed", 30), ""
-    held = next((n for n in SPEED_ZERO if c.has(n)), "")
+    held = _first(c, _SPEED_ZERO)
     if held:
         return 0, held
     speed = c.stat("speed", 30)
@@ -1336,7 +1386,9 @@ def status(c: Combatant) -> str:
 def start_effects(rs: "D20", f: Fight, cid: str, ev: Events, given: GivenRolls | None, lost: bool = False) -> Fight:
     """The start of `cid`'s turn: Bleeding and Burning damage, then (on a turn it gets to play)
     incapacitation and the Confused d10."""
-    for name, typ in (("Bleeding", "piercing"), ("Burning", "fire")):
+    c = f.get(cid)
+    # Bleeding and Burning only hurt a combatant with conditions (most have none)
+    for name, typ in _HURTING if c.conditions else ():
         cond = f.get(cid).condition(name)
         if cond is None:
             continue
@@ -1344,9 +1396,9 @@ def start_effects(rs: "D20", f: Fight, cid: str, ev: Events, given: GivenRolls |
         c = f.get(cid)
         ev.append(EffectRolled(c.id, c.name, name, r))
         f = deal_damage(rs, f, cid, max(0, r.total), typ, None, ev, name)
+        c = f.get(cid)
     if lost:
         return f
-    c = f.get(cid)
     if c.down:
         # dropped by its own Bleeding or Burning: nothing left to decide this turn (no Confused d10)
         return f
@@ -1372,6 +1424,9 @@ def start_effects(rs: "D20", f: Fight, cid: str, ev: Events, given: GivenRolls |
         f = put(f, replace(c, economy=e))
         ev.append(EffectRolled(c.id, c.name, "Confused", r, text))
     return f
+
+
+_HURTING = (("Bleeding", "piercing"), ("Burning", "fire"))  # conditions that deal damage as a turn starts
 
 
 def end_effects(f: Fight, cid: str, ev: Events) -> Fight:

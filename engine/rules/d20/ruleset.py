@@ -38,7 +38,7 @@ from engine.ruleset import (
     start_initiatives,
     yes_no,
 )
-from engine.state import Combatant, Condition, Fight, Pool, put, put_all
+from engine.state import Combatant, Condition, Fight, Pool, positions, put, put_all
 
 CONDITIONS = {
     "Blinded": "Cannot see. Attacks against it have advantage; its own attacks have disadvantage.",
@@ -317,23 +317,26 @@ class D20(Ruleset):
             raise RuleError("Only a move takes a distance (its cost, in feet).")
         combat.before_use(f, c, what, label, cmd.target)
         entry = label
+        # the turn's list of what it used, in the same replace as the part spent (a move writes
+        # its own entry, with its distance)
+        used = e.used + (label,) if label else e.used
         if what == "reaction":
             if e.reactions < 1:
                 raise RuleError(
                     f"{c.name} has already used its reaction: one a round, back at the start of its own turn."
                 )
-            e = replace(e, reactions=e.reactions - 1)
+            e = replace(e, reactions=e.reactions - 1, used=used)
         else:
             if f.current != c.id:
                 raise RuleError(f"It is not {c.name}'s turn: only a reaction can be used now.")
             if what == "action":
                 if e.actions < 1:
                     raise RuleError(f"{c.name} has already taken its action this turn.")
-                e = replace(e, actions=0, gambit=0)
+                e = replace(e, actions=0, gambit=0, used=used)
             elif what == "bonus":
                 if e.bonus < 1:
                     raise RuleError(f"{c.name} has already taken its bonus action this turn.")
-                e = replace(e, bonus=0, gambit=0)
+                e = replace(e, bonus=0, gambit=0, used=used)
             elif what == "move":
                 # the move can be split around the action: a distance in feet (cost) takes part of it
                 c, entry = combat.spend_move(c, label, cmd.cost)
@@ -343,11 +346,9 @@ class D20(Ruleset):
                     raise RuleError(
                         f"{c.name} can only declare a Gambit at the very start of its turn, before anything else."
                     )
-                e = replace(e, gambit=0)
+                e = replace(e, gambit=0, used=used)
             else:
                 raise RuleError(f"d20 has action, bonus, move, reaction and gambit, not '{what}'.")
-        if what != "move":  # a move wrote its own entry, with its distance
-            e = replace(e, used=e.used + ((label,) if label else ()))
         c = replace(c, economy=e)
         f = put(f, c)
         ev.append(E.ActionUsed(c.id, c.name, what, entry, self.describe_economy(c)))
@@ -420,7 +421,9 @@ class D20(Ruleset):
         this line into its event (tests/engine/test_actions_economy.py checks the two agree)."""
         e = c.economy
         move = "M" if e.move else "m"
-        if e.move and any(combat.moved_feet(u) for u in e.used):
+        # a measured move's entry says " ft" (moved_feet reads no distance from any other): the
+        # regular expression only for those
+        if e.move and any(" ft" in u and combat.moved_feet(u) for u in e.used):
             move = f"M{combat.movement_left(c)}ft"  # part of the move taken: the feet left
         barred = "(barred)" if e.reactions > 0 and combat.reactions_barred_by(c) else ""
         return f"A{e.actions} B{e.bonus} {move} R{e.reactions}{barred}"
@@ -488,8 +491,15 @@ def _next_up(f: Fight, last: str) -> str:
             cid = next((x for x in f.order if x in pets), "")
             if cid:
                 return cid
-    done = {c.id for c in f.combatants if c.economy.done}
-    return next((x for x in f.order if x not in done), "")
+    # one walk down the order, each looked up where it sits (an id no longer in the fight counts as
+    # not done, as before): no set of everyone done built at each of the turn's two or three asks
+    cs = f.combatants
+    pos = positions(cs)
+    for x in f.order:
+        i = pos.get(x)
+        if i is None or not cs[i].economy.done:
+            return x
+    return ""
 
 
 def _new_round(f: Fight, ev: Events) -> Fight:

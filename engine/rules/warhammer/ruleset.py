@@ -388,6 +388,18 @@ class Warhammer(Ruleset):
             )
         return f
 
+    def describe_economy(self, c: Combatant) -> str:
+        """The texts of `economy_of(c)` joined ("A1 R1+P1"), without building the items: every
+        action and defence used writes this line into its event (tests/engine/test_actions_economy.py
+        checks the two agree)."""
+        e = c.economy
+        line = f"A{e.actions} R{e.reactions}"
+        if e.parries:
+            line += f"+P{e.parries}"
+        if e.defensive:
+            line += f"+D{e.defensive}"
+        return line
+
     def economy_of(self, c: Combatant, f: Fight | None = None) -> tuple[EconomyItem, ...]:
         e = c.economy
         mine = f is not None and f.current == c.id
