@@ -261,24 +261,27 @@ class Cosmere(Ruleset):
         return f
 
     def _next_phase(self, f: Fight, ev: Events) -> Fight:
-        if f.phase < 3:
+        # the phase ending, read once (f.phase is two calls; nothing below moves the clock before
+        # the next phase is set)
+        phase = f.phase
+        if phase < 3:
             # anyone still owed a turn in this phase (the GM started someone from a later one) keeps
             # its turn in a later phase: say so, rather than let it pass unnoticed
-            for c in self.suggested(f, f.phase):
+            for c in self.suggested(f, phase):
                 why = (
                     "chose a fast turn, but the fast PC turns are over: it goes slow",
                     "misses its fast turn: it goes slow",
                     "has not taken its turn yet: it goes in the slow NPC phase",
-                )[f.phase]
+                )[phase]
                 ev.append(E.Info(f"{c.name} {why}", c.id))
-        if f.phase in (0, 1):
+        if phase in (0, 1):
             f = self._undecided_go_slow(f, ev)
-        if f.phase >= 2:
+        if phase >= 2:
             # the slow PC phase is the last one a PC can act in; the slow NPC phase ends the round
-            f = self._skip_down(f, ev, ("pc",) if f.phase == 2 else ("pc", "npc"))
-        if f.phase < 3:
-            f = replace(f, clock=CosmereClock(f.phase + 1))
-            ev.append(E.PhaseStarted(f.round, f.phase, PHASES[f.phase]))
+            f = self._skip_down(f, ev, ("pc",) if phase == 2 else ("pc", "npc"))
+        if phase < 3:
+            f = replace(f, clock=CosmereClock(phase + 1))
+            ev.append(E.PhaseStarted(f.round, phase + 1, PHASES[phase + 1]))
             return f
         f = replace(f, round=f.round + 1, clock=CosmereClock(0))
         f = replace(
