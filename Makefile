@@ -29,9 +29,14 @@ bytecode: | $(BIN)/python
 run: $(STAMP_RUN) bytecode
 	$(BIN)/fracas demo $(or $(RULES),d20)
 
-# on every core (pytest-xdist): two thirds of a serial run's wall time was waiting on one core
-test: $(STAMP_TEST)
-	$(BIN)/python -m pytest -n auto
+# on every core (pytest-xdist): two thirds of a serial run's wall time was waiting on one core.
+# Tests vary from milliseconds to seconds: an idle worker takes tests queued for a busy one
+# (worksteal), so no worker is left with a run of slow ones at the end. With the app's bytecode
+# (each worker, and every app process a test starts, would compile it) and pytest's rewritten test
+# modules kept from one run to the next, even where the environment says PYTHONDONTWRITEBYTECODE:
+# each worker's collection then takes 3 s, not 9.
+test: $(STAMP_TEST) bytecode
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n auto --dist worksteal
 
 soak: $(STAMP_TEST)
 	FRACAS_SOAK=1 $(BIN)/python -m pytest -m soak -s -p no:cacheprovider tests
