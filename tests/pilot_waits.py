@@ -1,14 +1,14 @@
 """Pilot waits on the app itself, not on the clock.
 
-Textual's pilot waits after every key (twice) and every pause with `wait_for_idle`: it sleeps
+Textual's pilot waits after every key (three times) and every pause with `wait_for_idle`: it sleeps
 1/50 s at a time until a sleep passes with the process's CPU time nearly still. That is at least
-40 ms of sleeping a key, whatever the app had to do, and on a busy machine (another process using
+60 ms of sleeping a key, whatever the app had to do, and on a busy machine (another process using
 the core) the CPU reading says little. `until_quiet` waits for the work itself instead: every
 message queued for the app and its screens handled (a callback queued behind them, as Textual's own
 `Pilot._wait_for_screen` does), the screen laid out and painted (what `Pilot.pause` forces anyway),
-the callbacks waiting for that paint run, and no animation or worker still going; looked at twice
-more after any work, since what is handled may start more. It sleeps only while an animation, a
-worker thread or (when asked) keys held for a dialog are on their way, a few milliseconds at a time.
+the callbacks waiting for that paint run, and no animation or worker still going; twice in a row,
+since what is handled may queue more. It sleeps only while an animation, a worker thread or (when
+asked) keys held for a dialog are on their way, and then only a few milliseconds at a time.
 
 `install` puts it in place of `wait_for_idle` in textual.pilot and textual.app (tests/conftest.py
 does, for every test); outside a running app it falls back to Textual's own.
@@ -115,19 +115,18 @@ async def until_quiet(app: Any, *, keys_held: bool = False, timeout: float = LIM
     """Wait until `app` has nothing left to do (see the module's text); with `keys_held`, until
     the keys it holds for a dialog have gone to it too. False if `timeout` passed first."""
     end = time.monotonic() + timeout
-    worked = False
-    while True:
+    quiet = 0
+    while quiet < 2:
         await asyncio.sleep(0)  # what other tasks have ready (a key on its way from the driver)
         if _gone(app):
             return True
-        busy = [pump for pump in _pumps(app) if _has_work(pump)]
+        pumps = list(_pumps(app))
+        busy = [pump for pump in pumps if _has_work(pump)]
         screen = app.screen
         # the app and the screen always: a handler may be part way through, its queue empty
         await _handled(app, [app, screen, *(p for p in busy if p is not app and p is not screen)], timeout)
         if _gone(app):
             return True
-        pumps = list(_pumps(app))
-        busy += [pump for pump in pumps if _has_work(pump)]  # what the work queued meanwhile
         screen = app.screen
         painted = _needs_paint(screen)
         if painted:
@@ -135,14 +134,10 @@ async def until_quiet(app: Any, *, keys_held: bool = False, timeout: float = LIM
         moving = _moving(app, pumps, keys_held)
         if moving:
             await asyncio.sleep(STEP)
-        if not (busy or painted or moving):
-            if not worked:
-                return True
-            worked = False  # once more: what was handled may have started more
-        else:
-            worked = True
+        quiet = 0 if busy or painted or moving else quiet + 1
         if time.monotonic() > end:
             return False
+    return True
 
 
 async def wait_for_idle(min_sleep: float = 0.0, max_sleep: float = 1.0) -> None:
