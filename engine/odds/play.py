@@ -138,6 +138,17 @@ class Tactics(ABC):
     def step(self, g: Game) -> None:
         """Play the next bit of the fight (the current turn, the phase) and move it on."""
 
+    def moves(self, g: Game, c: Combatant) -> tuple[Any, ...]:
+        """What `c` can do (its ruleset's moves), worked out once: a statblock does not change in a fight."""
+        key = ("moves", c.id)
+        hit = g.memo.get(key)
+        if hit is None:
+            hit = g.memo[key] = self._moves(g, c)
+        return hit  # type: ignore[no-any-return]
+
+    def _moves(self, g: Game, c: Combatant) -> tuple[Any, ...]:
+        return ()  # a ruleset that plays by moves says what they are
+
     def settle(self, g: Game, c: Combatant, due: Due) -> C.Command | None:
         """The command that answers a roll `c` owes (None: leave it owed). A recharge is rolled; a
         ruleset answers its own saves."""

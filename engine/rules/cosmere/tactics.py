@@ -77,13 +77,6 @@ class CosmereTactics(Tactics):
         g.next()
 
     # --- what it can do -------------------------------------------------------------------------
-    def moves(self, g: Game, c: Combatant) -> tuple[Move, ...]:
-        key = ("moves", c.id)
-        hit = g.memo.get(key)
-        if hit is None:
-            hit = g.memo[key] = self._moves(g, c)
-        return hit
-
     def _moves(self, g: Game, c: Combatant) -> tuple[Move, ...]:
         sb = L.statblock_of(g.f.ruleset, c)
         if sb is None:
